@@ -1,0 +1,117 @@
+"""The lesson's command line.
+
+python -m lesson                   the worked example, step by step
+python -m lesson table [SCORES]    the table: score, score - max, exp, weight
+"""
+
+import argparse
+import math
+import sys
+
+from lesson import example
+from lesson.softmax import softmax_table
+
+
+def fmt(value, digits=4):
+    """A number as the lesson's tables show it: rounded, no trailing zeros.
+
+    >>> fmt(0.49306869), fmt(1.0), fmt(-0.0), fmt(float("-inf"))
+    ('0.4931', '1', '0', '-inf')
+    """
+    text = f"{value:.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def fmt_list(values, digits=6):
+    """A row of numbers as a list: ``[0.669762, 0.330238]``."""
+    return "[" + ", ".join(fmt(v, digits) for v in values) + "]"
+
+
+TABLE_HEADER = ("key", "score", "score - max", "exp(score - max)", "weight")
+
+
+def table_rows(scores):
+    """The lesson's table as rows of text, header first, then the weights' sum.
+
+    >>> for row in table_rows([0, 0]):
+    ...     print(row)
+    ('key', 'score', 'score - max', 'exp(score - max)', 'weight')
+    ('1', '0', '0', '1', '0.5')
+    ('2', '0', '0', '1', '0.5')
+    """
+    rows = [TABLE_HEADER]
+    for key, columns in enumerate(softmax_table(scores), start=1):
+        rows.append((str(key),) + tuple(fmt(v) for v in columns))
+    return rows
+
+
+def weights_sum(scores):
+    """The sum of the table's weights, as the table shows it."""
+    return fmt(math.fsum(row[-1] for row in softmax_table(scores)))
+
+
+def print_table(scores):
+    rows = table_rows(scores)
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+    print(f"sum of weights: {weights_sum(scores)}")
+
+
+def print_worked_example():
+    print("Worked example: one query, two keys, d_k = 2")
+    print(f"  q = {example.q}    K = {example.K}    V = {example.V}")
+    print()
+    for number, (step, formula, values) in enumerate(example.worked_example(), 1):
+        if step == "causal weights":
+            print()
+            print("Causal variant: only the first key may be seen")
+        print(f"{number}. {step:15} {fmt_list(values):22} {formula}")
+
+
+def parse_scores(texts):
+    """Read scores from the command line; '-inf' is allowed (a masked key)."""
+    scores = []
+    for text in texts:
+        try:
+            scores.append(float(text))
+        except ValueError:
+            raise ValueError(f"{text!r} is not a number") from None
+    return scores
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="python -m lesson",
+        description="Lesson 4, softmax weights. With no command, print the "
+                    "worked example step by step.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    table = commands.add_parser(
+        "table", help="print the table of score, score - max, exp, weight",
+        description="Print the lesson's table for one query's scores: "
+                    "key, score, score - max, exp(score - max) and weight, "
+                    "to 4 decimals, then the sum of the weights.  With no "
+                    "scores, use the lesson's own: 1/sqrt(2), 0, -1.  "
+                    "'-inf' marks a masked key.")
+    table.add_argument("scores", nargs="*", metavar="SCORE",
+                       help="one score per key, e.g. 2 1 0.5 -inf")
+    return parser
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if (argv[:1] == ["table"] and argv[1:2] != ["--"]
+            and not {"-h", "--help"} & set(argv)):
+        argv.insert(1, "--")            # so '-inf' and '-1' read as scores
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "table":
+            print_table(parse_scores(args.scores) or example.TABLE_SCORES)
+        else:
+            print_worked_example()
+    except (TypeError, ValueError) as error:
+        print(f"python -m lesson {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    return 0

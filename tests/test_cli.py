@@ -1,0 +1,74 @@
+"""python -m lesson: the worked example and the table."""
+
+import subprocess
+import sys
+
+import pytest
+
+from lesson import example
+from lesson.cli import fmt, main
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "lesson", *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_default_prints_the_worked_example_in_order(capsys):
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    expected_order = ["[1, 0]", "[0.707107, 0]", "[0.669762, 0.330238]",
+                      "[1.339523, 0.660477]", "[1, 0]", "[2, 0]"]
+    position = 0
+    for text in expected_order:
+        assert text in out[position:], f"{text} missing after position {position}"
+        position = out.index(text, position) + 1
+
+
+def test_table_without_scores_reproduces_the_seed(capsys):
+    assert main(["table"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line.split() for line in lines[1:4]]
+    assert [r[3] for r in rows] == ["1", "0.4931", "0.1814"]
+    assert [r[4] for r in rows] == ["0.5972", "0.2945", "0.1083"]
+    assert lines[-1] == "sum of weights: 1"
+
+
+def test_table_reads_negative_scores_and_minus_inf(capsys):
+    assert main(["table", "2", "-inf", "-1"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:4]]
+    assert rows[1] == ["2", "-inf", "-inf", "0", "0"]
+    assert rows[2][2] == "-3"
+
+
+@pytest.mark.parametrize("scores, message", [
+    (["abc"], "'abc' is not a number"),
+    (["1", "nan"], "scores[1] is nan"),
+    (["-inf", "-inf"], "all -inf"),
+    (["inf"], "scores[0] is inf"),
+])
+def test_bad_scores_give_one_line_and_a_nonzero_exit(scores, message):
+    result = run("table", *scores)
+    assert result.returncode != 0
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert message in result.stderr
+
+
+def test_help_exists_for_every_command():
+    for args in (["--help"], ["table", "--help"]):
+        result = run(*args)
+        assert result.returncode == 0 and "usage:" in result.stdout
+
+
+@pytest.mark.parametrize("value, text", [
+    (1.0, "1"), (0.0, "0"), (-0.0, "0"), (0.49306869, "0.4931"),
+    (-1.70710678, "-1.7071"), (-0.00001, "0"), (float("-inf"), "-inf"), (12, "12"),
+])
+def test_fmt_rounds_to_four_places_without_trailing_zeros(value, text):
+    assert fmt(value) == text
+
+
+def test_example_scores_start_at_one_over_root_two():
+    assert example.TABLE_SCORES[0] == pytest.approx(2 ** -0.5, rel=1e-15)
