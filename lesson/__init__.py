@@ -5,7 +5,7 @@ summing to 1 per query), why the code subtracts the row maximum before
 ``exp``, how a mask of -inf excludes keys, and how the weights mix the
 value vectors into the output.  Standard library only, lists in, lists out.
 
-Softmax (lesson.softmax)
+Softmax (lesson.weights)
 ------------------------
 softmax(x, axis=-1)       stable softmax along an axis
 
@@ -26,7 +26,7 @@ entropy(w)                how spread out one row of weights is, in nats
 
 softmax_table(scores)     the lesson's table: score, score - max, exp, weight
 
-One attention head (lesson.attention)
+One attention head (lesson.head)
 -------------------------------------
 scaled_scores(Q, K)       S = Q K^T / sqrt(d_k)
 causal_mask(n_q, n_k)     0.0 where key j <= query i, -inf elsewhere
@@ -40,11 +40,12 @@ Bad input raises TypeError (wrong kind of thing) or ValueError (bad value)
 with a message naming the function, the problem and where it is.
 """
 
-from lesson.attention import attention, causal_mask, scaled_scores
-from lesson.softmax import (entropy, naive_softmax, rows_normalised, softmax,
+from lesson.head import attention, causal_mask, scaled_scores
+from lesson.weights import (entropy, naive_softmax, rows_normalised, softmax,
                             softmax_table)
 
+# In the order the lesson teaches them (the site's API page follows it).
 __all__ = [
-    "attention", "causal_mask", "entropy", "naive_softmax", "rows_normalised",
-    "scaled_scores", "softmax", "softmax_table",
+    "softmax", "naive_softmax", "rows_normalised", "entropy", "softmax_table",
+    "scaled_scores", "causal_mask", "attention",
 ]

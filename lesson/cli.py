@@ -9,7 +9,7 @@ import math
 import sys
 
 from lesson import example
-from lesson.softmax import softmax_table
+from lesson.weights import softmax_table
 
 
 def fmt(value, digits=4):

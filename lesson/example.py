@@ -17,7 +17,7 @@ causal output  [2.0, 0.0]
 
 import math
 
-from lesson.attention import attention, causal_mask, scaled_scores
+from lesson.head import attention, causal_mask, scaled_scores
 
 # The worked example: one query, two keys, d_k = 2.
 q = [1, 0]

@@ -25,7 +25,7 @@ attention(Q, K, V, mask=None)  (O, A) for one head
 import math
 
 from lesson import _checks
-from lesson.softmax import _softmax_row
+from lesson.weights import _softmax_row
 
 _NEG_INF = -math.inf
 
@@ -115,8 +115,9 @@ def attention(Q, K, V, mask=None):
     ([2.0, 0.0], [1.0, 0.0])
 
     Our policy for a query whose keys are all masked: it is an error.
-    (PyTorch's softmax would give nan; masking with -1e9 instead of -inf
-    silently gives uniform weights; JAX's masked softmax gives zeros.)
+    (PyTorch's softmax would give nan; replacing masked scores with -1e9
+    instead of -inf silently gives uniform weights; JAX's masked softmax
+    gives zeros.)
 
     >>> attention([[1, 0], [0, 1]], K, V, mask=[[0, 0], [float("-inf")] * 2])
     Traceback (most recent call last):

@@ -1,4 +1,4 @@
-"""Softmax: turning one query's scores into weights.
+"""Softmax weights: turning one query's scores into weights.
 
 A query's scores against its keys become weights in two steps: exponentiate
 each score, then divide by the sum.  The weights are positive and add up to 1
