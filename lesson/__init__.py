@@ -26,6 +26,12 @@ entropy(w)                how spread out one row of weights is, in nats
 
 softmax_table(scores)     the lesson's table: score, score - max, exp, weight
 
+Going further (lesson.compensated)
+----------------------------------
+softmax_compensated(x, axis=-1)   softmax that also recovers the rounding of
+                                  x - max: within about 1 ulp of exact, where
+                                  the plain recipe can be off by dozens
+
 One attention head (lesson.head)
 -------------------------------------
 scaled_scores(Q, K)       S = Q K^T / sqrt(d_k)
@@ -40,6 +46,7 @@ Bad input raises TypeError (wrong kind of thing) or ValueError (bad value)
 with a message naming the function, the problem and where it is.
 """
 
+from lesson.compensated import softmax_compensated
 from lesson.head import attention, causal_mask, scaled_scores
 from lesson.weights import (entropy, naive_softmax, rows_normalised, softmax,
                             softmax_table)
@@ -47,5 +54,5 @@ from lesson.weights import (entropy, naive_softmax, rows_normalised, softmax,
 # In the order the lesson teaches them (the site's API page follows it).
 __all__ = [
     "softmax", "naive_softmax", "rows_normalised", "entropy", "softmax_table",
-    "scaled_scores", "causal_mask", "attention",
+    "scaled_scores", "causal_mask", "attention", "softmax_compensated",
 ]

@@ -1,4 +1,4 @@
-"""Input checks shared by every public function in :mod:`lesson`.
+"""Input checks shared by every public function in ``lesson``.
 
 Each check names the calling function, the problem and where it is, so a
 learner reads ``softmax: x[1][2] is nan; scores must be finite or -inf``
@@ -11,6 +11,7 @@ nothing the lesson computes can touch the caller's lists.
 
 import math
 
+_INF = math.inf
 _NEG_INF = -math.inf
 
 
@@ -43,29 +44,40 @@ def array(name, arg, x, *, allow_neg_inf=False):
 
 
 def _walk(name, arg, node, shape, index, flat, allow_neg_inf):
-    """Check one node of a nested list against shape, appending leaves."""
-    where = arg + "".join(f"[{i}]" for i in index)
+    """Check one node of a nested list against shape, appending its numbers.
+
+    Locations such as ``x[1][2]`` are spelled out only when something is
+    wrong, so checking a long row of good floats stays cheap.
+    """
     depth = len(index)
-    if depth == len(shape):
-        if isinstance(node, (list, tuple)):
-            first = arg + "[0]" * depth
-            raise ValueError(f"{name}: {arg} is ragged: {where} is a list, "
-                             f"{first} is a number")
-        flat.append(number(name, where, node, allow_neg_inf=allow_neg_inf))
-        return
     if not isinstance(node, (list, tuple)):
-        if depth and _is_number(node):
-            first = arg + "[0]" * depth
-            raise ValueError(f"{name}: {arg} is ragged: {where} is a number, "
-                             f"{first} is a list")
-        raise TypeError(f"{name}: {where} must be a list of numbers, "
+        if _is_number(node):
+            raise ValueError(f"{name}: {arg} is ragged: {_at(arg, index)} is a "
+                             f"number, {_at(arg, (0,) * depth)} is a list")
+        raise TypeError(f"{name}: {_at(arg, index)} must be a list of numbers, "
                         f"not {type(node).__name__}")
     if len(node) != shape[depth]:      # never at depth 0: x set shape[0]
-        first = arg + "[0]" * depth
-        raise ValueError(f"{name}: {arg} is ragged: {where} has {len(node)} "
-                         f"entries, {first} has {shape[depth]}")
-    for i, child in enumerate(node):
-        _walk(name, arg, child, shape, index + (i,), flat, allow_neg_inf)
+        raise ValueError(f"{name}: {arg} is ragged: {_at(arg, index)} has "
+                         f"{len(node)} entries, {_at(arg, (0,) * depth)} has "
+                         f"{shape[depth]}")
+    if depth < len(shape) - 1:
+        for i, child in enumerate(node):
+            _walk(name, arg, child, shape, index + (i,), flat, allow_neg_inf)
+        return
+    for i, value in enumerate(node):
+        if type(value) is float and _NEG_INF < value < _INF:
+            flat.append(value)                     # the common case, fast
+        elif isinstance(value, (list, tuple)):
+            raise ValueError(f"{name}: {arg} is ragged: {_at(arg, index + (i,))} "
+                             f"is a list, {_at(arg, (0,) * (depth + 1))} is a number")
+        else:
+            flat.append(number(name, _at(arg, index + (i,)), value,
+                               allow_neg_inf=allow_neg_inf))
+
+
+def _at(arg, index):
+    """Spell a location: _at("x", (1, 2)) is 'x[1][2]'."""
+    return arg + "".join(f"[{i}]" for i in index)
 
 
 def _is_number(value):

@@ -1,7 +1,7 @@
 """The lesson's own numbers: the table's scores and the worked example.
 
 The command line, the site and the tests all read them from here, so a
-number a learner sees is always one that :mod:`lesson` computed.
+number a learner sees is always one that ``lesson`` computed.
 
 >>> [round(s, 4) for s in TABLE_SCORES]
 [0.7071, 0.0, -1.0]

@@ -19,13 +19,13 @@ entropy(w)                 how spread out one row of weights is, in nats
 softmax_table(scores)      the lesson's table: score, score - max, exp, weight
 """
 
-import itertools
 import math
 
 from lesson import _checks
 
 _NEG_INF = -math.inf
 _ALL_MASKED = "every query needs at least one key it may see"
+_USE_THE_MAX = "subtract the row maximum first, as softmax does"
 
 
 # --8<-- [start:softmax]
@@ -80,35 +80,38 @@ def _along_axis(name, arg, row_softmax, x, axis):
     shape, flat = _checks.array(name, arg, x, allow_neg_inf=True)
     axis = _checks.axis(name, axis, len(shape))
     weights = flat[:]
-    for index, line in _lines(shape, axis):
+    for line in _lines(shape, axis):
         row = flat[line]
         if max(row) == _NEG_INF:
-            where = _describe(index, axis, arg)
+            where = _describe(line, shape, axis, arg)
             raise ValueError(f"{name}: {where} is all -inf; {_ALL_MASKED}")
         weights[line] = row_softmax(row)
     return _checks.nest(weights, shape)
 
 
 def _lines(shape, axis):
-    """Yield (index, slice) for each 1-D slice of a flat array along axis.
+    """Yield a slice of the flat row-major list for each 1-D line along axis.
 
-    The flat list is row-major, so stepping along ``axis`` moves by its
-    stride: the product of the lengths after it.  ``index`` locates the
-    slice, with 0 standing at ``axis`` itself.
+    Stepping along ``axis`` moves by its stride, the product of the lengths
+    after it.  Lines start in blocks of ``shape[axis] * stride`` entries,
+    at every offset below the stride.
     """
-    strides = [math.prod(shape[k + 1:]) for k in range(len(shape))]
-    starts = [range(n) if k != axis else range(1) for k, n in enumerate(shape)]
-    length = shape[axis] * strides[axis]
-    for index in itertools.product(*starts):
-        start = sum(i * s for i, s in zip(index, strides))
-        yield index, slice(start, start + length, strides[axis])
+    stride = math.prod(shape[axis + 1:])
+    block = shape[axis] * stride
+    for outer in range(0, math.prod(shape), block):
+        for start in range(outer, outer + stride):
+            yield slice(start, start + block, stride)
 
 
-def _describe(index, axis, arg):
-    """Name a slice for an error message: 'row 2', 'column 0', 'x[1, :, 0]'."""
-    if len(index) == 1:
+def _describe(line, shape, axis, arg):
+    """Name a line for an error message: 'row 2', 'column 0', 'x[1, :, 0]'."""
+    index, rest = [], line.start
+    for n in reversed(shape):
+        rest, i = divmod(rest, n)
+        index.insert(0, i)
+    if len(shape) == 1:
         return arg
-    if len(index) == 2:
+    if len(shape) == 2:
         return f"row {index[0]}" if axis == 1 else f"column {index[1]}"
     parts = [":" if k == axis else str(i) for k, i in enumerate(index)]
     return f"{arg}[{', '.join(parts)}]"
@@ -138,19 +141,19 @@ def naive_softmax(x):
     shape, flat = _checks.array("naive_softmax", "x", x, allow_neg_inf=True)
     last = len(shape) - 1
     weights = []
-    for index, line in _lines(shape, last):
+    for line in _lines(shape, last):
         row = flat[line]
-        where = _describe(index, last, "x")
-        fix = "subtract the row maximum first, as softmax does"
         try:
             exps = [math.exp(s) for s in row]
             total = math.fsum(exps)
         except OverflowError:
+            where = _describe(line, shape, last, "x")
             raise OverflowError(f"naive_softmax: exp({max(row)}) overflows "
-                                f"a float in {where}; {fix}") from None
+                                f"a float in {where}; {_USE_THE_MAX}") from None
         if total == 0.0:
+            where = _describe(line, shape, last, "x")
             raise ValueError(f"naive_softmax: every exp() in {where} is 0.0, "
-                             f"so each weight would be 0/0; {fix}")
+                             f"so each weight would be 0/0; {_USE_THE_MAX}")
         weights.extend(e / total for e in exps)
     return _checks.nest(weights, shape)
 # --8<-- [end:naive_softmax]

@@ -12,7 +12,8 @@ import pytest
 
 import lesson
 from lesson import (attention, causal_mask, entropy, naive_softmax,
-                    rows_normalised, scaled_scores, softmax, softmax_table)
+                    rows_normalised, scaled_scores, softmax,
+                    softmax_compensated, softmax_table)
 
 NAN, INF, NEG_INF = math.nan, math.inf, -math.inf
 K2 = [[1, 0], [0, 1]]
@@ -90,6 +91,12 @@ CASES = [
     (attention, ([], K2, V2), ValueError, "attention: Q is empty"),
     (attention, ([1, 0], [], V2), ValueError, "attention: K is empty"),
     (attention, ([1, 0], K2, None), TypeError, "attention: V must be a list of numbers, not NoneType"),
+    # softmax_compensated: the same contract as softmax
+    (softmax_compensated, ([1, NAN],), ValueError, "softmax_compensated: x[1] is nan"),
+    (softmax_compensated, ([[NEG_INF], [NEG_INF]], 0), ValueError, "softmax_compensated: column 0 is all -inf"),
+    (softmax_compensated, ([[1, 2], [3]],), ValueError, "softmax_compensated: x is ragged"),
+    (softmax_compensated, ([1, 2], 1), ValueError, "softmax_compensated: axis 1 is out of range"),
+    (softmax_compensated, ("1 2",), TypeError, "softmax_compensated: x must be a list of numbers"),
 ]
 
 
@@ -137,6 +144,7 @@ def test_good_calls_never_change_their_inputs(rng):
     rows_normalised(V)
     entropy(softmax(Q[0]))
     softmax_table(M[3])
+    softmax_compensated(M, axis=0)
     assert args == before
 
 
@@ -149,6 +157,7 @@ def test_junk_never_leaks_an_internal_error(rng):
     calls = [
         (softmax, 1), (naive_softmax, 1), (rows_normalised, 1), (entropy, 1),
         (softmax_table, 1), (scaled_scores, 2), (causal_mask, 2), (attention, 3),
+        (softmax_compensated, 1),
     ]
     for _ in range(3000):
         function, n = rng.choice(calls)

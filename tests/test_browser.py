@@ -11,8 +11,8 @@ import shutil
 
 import pytest
 
-PAGES = ["index", "by-hand", "in-code", "check", "reference", "api"]
-MATH_PAGES = ["index", "by-hand", "in-code", "check", "reference"]
+PAGES = ["index", "by-hand", "in-code", "check", "reference", "precision", "api"]
+MATH_PAGES = ["index", "by-hand", "in-code", "check", "reference", "precision"]
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--disable-quic"]
 RAW_TEX = ["\\frac", "\\sqrt", "\\mathbb", "\\operatorname", "\\infty", "\\(", "\\["]

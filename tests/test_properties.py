@@ -10,11 +10,12 @@ import random
 
 import pytest
 
-from lesson import attention, causal_mask, rows_normalised, softmax
+from lesson import (attention, causal_mask, rows_normalised, softmax,
+                    softmax_compensated)
 
 NEG_INF = -math.inf
-SOFTMAXES = [softmax]
-ROWS = 2000
+SOFTMAXES = [softmax, softmax_compensated]
+ROWS = 3000
 
 
 def random_row(rng, masked=False):

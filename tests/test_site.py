@@ -12,7 +12,7 @@ import lesson.weights
 from lesson import example
 from lesson.cli import table_rows
 
-PAGES = ["index", "by-hand", "in-code", "check", "reference", "api"]
+PAGES = ["index", "by-hand", "in-code", "check", "reference", "precision", "api"]
 RAW_TEX = re.compile(r"\\(frac|sqrt|mathbb|operatorname|infty|top|sum|ln)\b|\\\(|\\\[")
 
 
@@ -34,7 +34,7 @@ def test_every_page_is_built_with_no_raw_tex(built_site, name):
     assert "arithmatex" not in markup      # every formula became MathML
 
 
-@pytest.mark.parametrize("name", ["index", "by-hand", "in-code", "check", "reference"])
+@pytest.mark.parametrize("name", ["index", "by-hand", "in-code", "check", "reference", "precision"])
 def test_math_is_mathml(built_site, name):
     assert re.search(r'<math alttext="[^"]+" xmlns="http://www.w3.org/1998/Math/MathML"',
                      page(built_site, name))
@@ -91,3 +91,11 @@ def test_no_page_loads_anything_from_the_network(built_site):
 def test_every_placeholder_was_filled(built_site):
     for name in PAGES:
         assert "{{" not in text_of(page(built_site, name))
+
+
+def test_precision_page_figures_are_the_benchmarks(built_site):
+    from lesson import bench
+    report = bench.accuracy(bench.accuracy_corpus(), bench.softmax_methods(optional=False))
+    text = text_of(page(built_site, "precision"))
+    for name, r in report.items():
+        assert f"{r['max']:.2f}" in text and f"{r['mean']:.3f}" in text, name

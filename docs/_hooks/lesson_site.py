@@ -8,14 +8,16 @@
    math renders with no script and no network.
 """
 
+import functools
 import html
 import inspect
+import platform
 import re
 
 from latex2mathml.converter import convert
 
 import lesson
-from lesson import example
+from lesson import bench, example
 from lesson.cli import fmt_list, table_rows, weights_sum
 
 # A placeholder stands alone on its line: {{ name arg arg }}.  Its Markdown is
@@ -25,10 +27,11 @@ PLACEHOLDER = re.compile(r"^([ \t]*)\{\{\s*(\w+)((?:[ \t]+[^\s}]+)*)\s*\}\}[ \t]
 
 # --- Placeholders -----------------------------------------------------------
 
-def markdown_table(rows):
+def markdown_table(rows, left=1):
+    """A Markdown table: the first ``left`` columns of text, the rest figures."""
     header, *body = rows
-    lines = ["| " + " | ".join(header) + " |",
-             "| " + " | ".join("---:" for _ in header) + " |"]
+    align = [":---" if i < left else "---:" for i in range(len(header))]
+    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
     lines += ["| " + " | ".join(row) + " |" for row in body]
     return "\n".join(lines)
 
@@ -47,7 +50,7 @@ def worked_example():
     rows = [("step", "what happens", "result")]
     for number, (step, formula, values) in enumerate(example.worked_example(), 1):
         rows.append((f"{number}. {step}", formula, f"`{fmt_list(values)}`"))
-    return markdown_table(rows).replace("---:", ":---", 2)
+    return markdown_table(rows, left=2)
 
 
 def api():
@@ -75,7 +78,48 @@ def docstring_markdown(doc):
     return "\n".join(out)
 
 
-PLACEHOLDERS = {"table": table, "worked_example": worked_example, "api": api}
+@functools.lru_cache(maxsize=None)
+def _accuracy():
+    corpus = bench.accuracy_corpus()
+    return corpus, bench.accuracy(corpus, bench.softmax_methods(optional=False))
+
+
+def accuracy():
+    """The accuracy benchmark's summary, measured now."""
+    corpus, report = _accuracy()
+    rows = [("method", "largest error (ulp)", "mean error (ulp)", "rows it failed on")]
+    for name, r in report.items():
+        rows.append((f"`{name}`", f"{r['max']:.2f}", f"{r['mean']:.3f}", str(r["failed"])))
+    weights = sum(len(row) for _, row in corpus)
+    return (markdown_table(rows) + f"\n\n{len(corpus)} rows, {weights} weights, "
+            f"measured when this page was built.\n{{ .lesson-table-caption }}")
+
+
+def accuracy_by_spread():
+    """Largest error by the spread of the scores, measured now."""
+    _, report = _accuracy()
+    rows = [("spread of the scores",) + tuple(f"`{name}`" for name in report)]
+    for spread in bench.SPREADS:
+        rows.append((f"{spread:g}",) + tuple(f"{r['by_spread'][spread]:.2f}"
+                                             for r in report.values()))
+    return markdown_table(rows)
+
+
+def speed():
+    """softmax per call at growing lengths, timed now on the building machine."""
+    results = bench.speed_rows(budget=0.05, optional=True)
+    names = list(results[0][1])
+    rows = [("scores in the row",) + tuple(f"`{name}`" for name in names)]
+    for n, times in results:
+        rows.append((f"{n:,}",) + tuple(bench.format_seconds(times[name]) for name in names))
+    machine = f"Python {platform.python_version()} on {platform.machine()}"
+    return (markdown_table(rows) + f"\n\nSeconds per call, best of three, timed "
+            f"when this page was built ({machine}).\n{{ .lesson-table-caption }}")
+
+
+PLACEHOLDERS = {"table": table, "worked_example": worked_example, "api": api,
+                "accuracy": accuracy, "accuracy_by_spread": accuracy_by_spread,
+                "speed": speed}
 
 
 def on_page_markdown(markdown, page, config, files):

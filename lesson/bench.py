@@ -1,0 +1,240 @@
+"""Benchmarks: how accurate and how fast the lesson's softmax is.
+
+python -m lesson bench accuracy    error in ulps against a 60-digit reference
+python -m lesson bench speed       seconds per call, and how time grows
+
+Standard library only.  Where NumPy or SciPy happen to be installed, their
+softmax is measured beside the lesson's; they are never required.
+
+An ulp ("unit in the last place") is the gap between a float and the next
+one: 1 ulp of error is the best a float result can promise in general.
+
+>>> exact = exact_softmax([1 / 2 ** 0.5, 0])
+>>> [round(float(w), 6) for w in exact]
+[0.669762, 0.330238]
+>>> ulp_error(0.5 + 2 ** -53, 0.5)
+1.0
+"""
+
+import importlib
+import math
+import random
+import timeit
+from decimal import Decimal, localcontext
+
+from lesson.compensated import softmax_compensated
+from lesson.head import attention
+from lesson.weights import naive_softmax, softmax
+
+LENGTHS = (2, 3, 4, 8, 16, 32, 64, 128, 256)
+SPREADS = (0.1, 1.0, 10.0, 30.0, 100.0)
+ROWS_PER_CELL = 6
+
+
+# --- Accuracy ---------------------------------------------------------------
+
+def exact_softmax(row, digits=60):
+    """Softmax of a row of floats as Decimals, to ``digits`` significant digits.
+
+    Every float is exactly a Decimal, so this is the true softmax of the
+    row the float code sees, rounded only at the 60th digit.
+    """
+    with localcontext() as ctx:
+        ctx.prec = digits
+        finite = [Decimal(s) for s in row if s != -math.inf]
+        top = max(finite)
+        exps = [(Decimal(s) - top).exp() if s != -math.inf else Decimal(0)
+                for s in row]
+        total = sum(exps)
+        return [e / total for e in exps]
+
+
+def ulp_error(value, exact):
+    """|value - exact| in units of the last place of exact (as a float)."""
+    exact = Decimal(exact)
+    return float(abs(Decimal(value) - exact) / Decimal(math.ulp(float(exact))))
+
+
+def accuracy_corpus(seed=20261130):
+    """A fixed corpus of (spread, row): the lesson's rows, random rows, extremes.
+
+    Random rows: every length in LENGTHS with every spread in SPREADS, the
+    scores uniform over an interval that wide, centred anywhere in [-50, 50].
+    """
+    rng = random.Random(seed)
+    corpus = [(1.0, [1 / math.sqrt(2), 0.0, -1.0]), (1.0, [1 / math.sqrt(2), 0.0]),
+              (0.0, [1000.0, 1000.0])]
+    for n in LENGTHS:
+        for spread in SPREADS:
+            for _ in range(ROWS_PER_CELL):
+                centre = rng.uniform(-50, 50)
+                corpus.append((spread, [centre + spread * (rng.random() - 0.5)
+                                        for _ in range(n)]))
+    corpus += [
+        (700.0, [0.0, -700.0, -350.0]),                 # weights near underflow
+        (200.0, [100.0, -100.0, 0.1, -0.1]),            # scores straddling zero
+        (1e-9, [1e6, 1e6 + 1e-9, 1e6 - 1e-9]),          # tiny gaps at a large offset
+        (100.0, [3.0, -math.inf, -97.0, -math.inf]),    # masked keys
+    ]
+    return corpus
+
+
+def _installed(module):
+    """An optional module (NumPy, SciPy), or None if it is not installed."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        return None
+
+
+def softmax_methods(optional=True):
+    """The softmax implementations to compare: name -> function on one row."""
+    methods = {"softmax": softmax, "softmax_compensated": softmax_compensated,
+               "naive_softmax": naive_softmax}
+    np = _installed("numpy") if optional else None
+    special = _installed("scipy.special") if optional else None
+    if np is not None:
+        def numpy_softmax(row):
+            x = np.asarray(row, dtype=float)
+            e = np.exp(x - x.max())
+            return (e / e.sum()).tolist()
+        methods["NumPy exp(x - max) / sum"] = numpy_softmax
+    if special is not None:
+        methods["scipy.special.softmax"] = lambda row: special.softmax(row).tolist()
+    return methods
+
+
+def accuracy(corpus=None, methods=None):
+    """Measure each method on the corpus against the exact softmax.
+
+    Returns {name: {"max": ulps, "mean": ulps, "failed": rows,
+    "by_spread": {spread: max ulps}}}.  A method that raises on a row (the
+    naive one overflows) counts that row as failed, not as an error of 0.
+    """
+    corpus = accuracy_corpus() if corpus is None else corpus
+    methods = softmax_methods() if methods is None else methods
+    exact = [exact_softmax(row) for _, row in corpus]
+    report = {}
+    for name, method in methods.items():
+        errors, failed, by_spread = [], 0, {}
+        for (spread, row), truth in zip(corpus, exact):
+            try:
+                weights = method(row)
+            except (OverflowError, ValueError):
+                failed += 1
+                continue
+            row_errors = [ulp_error(w, t) for w, t in zip(weights, truth)]
+            errors += row_errors
+            by_spread[spread] = max(by_spread.get(spread, 0.0), max(row_errors))
+        report[name] = {"max": max(errors), "mean": math.fsum(errors) / len(errors),
+                        "failed": failed, "by_spread": by_spread}
+    return report
+
+
+def print_accuracy():
+    corpus = accuracy_corpus()
+    report = accuracy(corpus)
+    values = sum(len(row) for _, row in corpus)
+    print(f"Accuracy of softmax against a 60-digit reference: {len(corpus)} rows, "
+          f"{values} weights, lengths {LENGTHS[0]}-{LENGTHS[-1]}, spreads "
+          f"{SPREADS[0]:g}-{SPREADS[-1]:g}")
+    print(f"{'method':28} {'max ulp':>9} {'mean ulp':>9} {'rows failed':>12}")
+    for name, r in report.items():
+        print(f"{name:28} {r['max']:9.2f} {r['mean']:9.3f} {r['failed']:12d}")
+    print()
+    print("Largest error (ulp) by the spread of the row's scores:")
+    spreads = sorted(set(SPREADS))
+    print(f"{'method':28}" + "".join(f"{s:>9g}" for s in spreads))
+    for name, r in report.items():
+        print(f"{name:28}" + "".join(f"{r['by_spread'].get(s, math.nan):9.2f}"
+                                     for s in spreads))
+
+
+# --- Speed ------------------------------------------------------------------
+
+def seconds_per_call(call, budget=0.5, repeats=3):
+    """Best time of one call: batches of calls, each about budget / 10 long."""
+    timer = timeit.Timer(call)
+    number, elapsed = 1, timer.timeit(1)
+    while elapsed < budget / 10:
+        number *= 10
+        elapsed = timer.timeit(number)
+    return min(timer.repeat(repeat=repeats, number=number)) / number
+
+
+def speed_rows(sizes=(3, 10, 1000, 100000), budget=0.5, optional=True, seed=1):
+    """Seconds per softmax call on one row of each size: [(size, {name: s})]."""
+    rng = random.Random(seed)
+    methods = softmax_methods(optional)
+    methods.pop("naive_softmax")
+    results = []
+    for n in sizes:
+        row = [rng.gauss(0, 3) for _ in range(n)]
+        results.append((n, {name: seconds_per_call(lambda f=f: f(row), budget)
+                            for name, f in methods.items()}))
+    return results
+
+
+def numpy_attention():
+    """One head in NumPy, for comparison, or None if NumPy is not installed."""
+    np = _installed("numpy")
+    if np is None:
+        return None
+
+    def head(Q, K, V):
+        Q, K, V = (np.asarray(a, dtype=float) for a in (Q, K, V))
+        S = Q @ K.T / math.sqrt(Q.shape[1])
+        A = np.exp(S - S.max(axis=1, keepdims=True))
+        A /= A.sum(axis=1, keepdims=True)
+        return (A @ V).tolist(), A.tolist()
+    return head
+
+
+def speed_attention(sizes=(16, 32, 64, 128, 256), d=64, budget=0.5, optional=True, seed=2):
+    """Seconds per attention call with n_q = n_k = n and d_k = d_v = d."""
+    rng = random.Random(seed)
+    methods = {"attention": attention}
+    head = numpy_attention() if optional else None
+    if head is not None:
+        methods["NumPy"] = head
+    results = []
+    for n in sizes:
+        Q, K, V = ([[rng.gauss(0, 1) for _ in range(d)] for _ in range(n)] for _ in range(3))
+        results.append((n, {name: seconds_per_call(lambda f=f: f(Q, K, V), budget)
+                            for name, f in methods.items()}))
+    return results
+
+
+def format_seconds(seconds):
+    """A time with a readable unit.
+
+    >>> format_seconds(0.0021), format_seconds(2.5e-6)
+    ('2.1 ms', '2.5 us')
+    """
+    for unit, scale in (("s", 1), ("ms", 1e-3), ("us", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
+
+
+def print_speed(quick=False):
+    budget = 0.1 if quick else 0.5
+    rows = speed_rows(budget=budget)
+    names = list(rows[0][1])
+    print("softmax of one row (best of several runs, per call):")
+    print(f"{'length':>8}" + "".join(f"{n:>26}" for n in names))
+    for n, times in rows:
+        print(f"{n:>8}" + "".join(f"{format_seconds(times[name]):>26}" for name in names))
+    print()
+    heads = speed_attention(sizes=(16, 32, 64) if quick else (16, 32, 64, 128, 256),
+                            budget=budget)
+    names = list(heads[0][1])
+    print("attention, n queries x n keys, d_k = d_v = 64 (work grows as n*n*d):")
+    print(f"{'n':>8}" + "".join(f"{n:>14}" for n in names)
+          + f"{'x per doubling':>16}")
+    previous = None
+    for n, times in heads:
+        growth = f"{times['attention'] / previous:.2f}" if previous else ""
+        print(f"{n:>8}" + "".join(f"{format_seconds(times[name]):>14}" for name in names)
+              + f"{growth:>16}")
+        previous = times["attention"]
