@@ -4,13 +4,16 @@ python -m lesson                   the worked example, step by step
 python -m lesson table [SCORES]    the table: score, score - max, exp, weight
 python -m lesson bench accuracy    softmax's error in ulps against 60 digits
 python -m lesson bench speed       seconds per call, and how time grows
+python -m lesson starter [PATH]    write the exercise's four stubs
+python -m lesson check PATH        grade your four functions
 """
 
 import argparse
 import math
+import os
 import sys
 
-from lesson import bench, example
+from lesson import bench, example, exercise
 from lesson.weights import softmax_table
 
 
@@ -73,6 +76,27 @@ def print_worked_example():
         print(f"{number}. {step:15} {fmt_list(values):22} {formula}")
 
 
+def write_starter(path):
+    try:
+        exercise.write_starter(path)
+    except FileExistsError:
+        print(f"python -m lesson starter: {path} already exists; it was left as "
+              f"it is (give another path to start afresh)", file=sys.stderr)
+        return 1
+    print(f"Wrote {path}. Fill in the four functions, then run:\n"
+          f"    python -m lesson check {path}")
+    return 0
+
+
+def check_file(path, time_limit):
+    if not os.path.isfile(path):
+        print(f"python -m lesson check: no file {path}", file=sys.stderr)
+        return 2
+    lines, passed, failed = exercise.grade(path, time_limit)
+    print("\n".join(lines))
+    return 0 if failed == 0 else 1
+
+
 def parse_scores(texts):
     """Read scores from the command line; '-inf' is allowed (a masked key)."""
     scores = []
@@ -108,6 +132,23 @@ def build_parser():
     bench.add_argument("what", choices=["accuracy", "speed"])
     bench.add_argument("--quick", action="store_true",
                        help="speed only: shorter timings and smaller sizes")
+    starter = commands.add_parser(
+        "starter", help="write the exercise's starter file",
+        description="Write the four functions of Part 2 as stubs with their "
+                    "contracts, ready to fill in.  An existing file is never "
+                    "overwritten.")
+    starter.add_argument("path", nargs="?", default="softmax_exercise.py",
+                         help="where to write it (default: softmax_exercise.py)")
+    check = commands.add_parser(
+        "check", help="grade your four functions against the lesson",
+        description="Run every check on your softmax, naive_softmax, "
+                    "rows_normalised and entropy, in a separate process, and "
+                    "say what passed, what failed and why.  The exit code is "
+                    "0 only when every check passes.")
+    check.add_argument("path", help="your file, e.g. softmax_exercise.py")
+    check.add_argument("--time-limit", type=float, default=exercise.TIME_LIMIT,
+                       metavar="SECONDS",
+                       help="seconds a check may take (default: %(default)g)")
     return parser
 
 
@@ -124,6 +165,10 @@ def main(argv=None):
             bench.print_accuracy()
         elif args.command == "bench":
             bench.print_speed(quick=args.quick)
+        elif args.command == "starter":
+            return write_starter(args.path)
+        elif args.command == "check":
+            return check_file(args.path, args.time_limit)
         else:
             print_worked_example()
     except (TypeError, ValueError) as error:

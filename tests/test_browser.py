@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-PAGES = ["index", "by-hand", "in-code", "check", "reference", "precision", "api"]
+PAGES = ["index", "by-hand", "in-code", "check", "exercises", "reference", "precision", "api"]
 MATH_PAGES = ["index", "by-hand", "in-code", "check", "reference", "precision"]
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--disable-quic"]

@@ -12,7 +12,7 @@ import lesson.weights
 from lesson import example
 from lesson.cli import table_rows
 
-PAGES = ["index", "by-hand", "in-code", "check", "reference", "precision", "api"]
+PAGES = ["index", "by-hand", "in-code", "check", "exercises", "reference", "precision", "api"]
 RAW_TEX = re.compile(r"\\(frac|sqrt|mathbb|operatorname|infty|top|sum|ln)\b|\\\(|\\\[")
 
 
@@ -99,3 +99,12 @@ def test_precision_page_figures_are_the_benchmarks(built_site):
     text = text_of(page(built_site, "precision"))
     for name, r in report.items():
         assert f"{r['max']:.2f}" in text and f"{r['mean']:.3f}" in text, name
+
+
+def test_exercises_page_shows_real_checker_output(built_site):
+    from lesson import exercise
+    text = html.unescape(re.sub(r"<[^>]+>", "", page(built_site, "exercises")))
+    assert f"0 passed, {len(exercise.CHECKS)} failed" in text       # the starter
+    assert "not done yet: softmax() returns None" in text
+    assert "OverflowError: math range error (your line 6" in text   # forgot the max
+    assert "subtract the row maximum" in text

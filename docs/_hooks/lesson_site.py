@@ -11,13 +11,17 @@
 import functools
 import html
 import inspect
+import os
+import pathlib
 import platform
 import re
+import shutil
+import tempfile
 
 from latex2mathml.converter import convert
 
 import lesson
-from lesson import bench, example
+from lesson import bench, example, exercise
 from lesson.cli import fmt_list, table_rows, weights_sum
 
 # A placeholder stands alone on its line: {{ name arg arg }}.  Its Markdown is
@@ -117,7 +121,47 @@ def speed():
             f"when this page was built ({machine}).\n{{ .lesson-table-caption }}")
 
 
-PLACEHOLDERS = {"table": table, "worked_example": worked_example, "api": api,
+SAMPLES = pathlib.Path(__file__).resolve().parents[2] / "tests" / "exercise_samples"
+
+
+def checker(sample, *keep):
+    """Real checker output: ``starter`` (untouched) or a sample from the tests.
+
+    The file is graded as ``softmax_exercise.py`` in a scratch folder, as a
+    learner would run it.  ``keep`` names functions to show (default: all).
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "softmax_exercise.py")
+        if sample == "starter":
+            exercise.write_starter(path)
+        else:
+            shutil.copy(SAMPLES / f"{sample}.py", path)
+        here = os.getcwd()
+        os.chdir(folder)
+        try:
+            lines, _, _ = exercise.grade("softmax_exercise.py")
+        finally:
+            os.chdir(here)
+    if keep:
+        lines = _only(lines, keep)
+    return "```text\n$ python -m lesson check softmax_exercise.py\n" + "\n".join(lines) + "\n```"
+
+
+def _only(lines, functions):
+    """The report's header, the named functions' sections, and the summary."""
+    out, showing = lines[:2], False
+    for line in lines[2:-1]:
+        if line and not line.startswith(" "):
+            showing = line in functions
+            if not showing:
+                out.append(f"{line}  (...)")
+                continue
+        if showing:
+            out.append(line)
+    return out + ["", lines[-1]]
+
+
+PLACEHOLDERS = {"checker": checker, "table": table, "worked_example": worked_example, "api": api,
                 "accuracy": accuracy, "accuracy_by_spread": accuracy_by_spread,
                 "speed": speed}
 
