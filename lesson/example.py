@@ -28,6 +28,22 @@ V = [[2, 0], [0, 2]]
 # lesson page shows rounded as 0.71.
 TABLE_SCORES = [1 / math.sqrt(2), 0.0, -1.0]
 
+# A causal self-attention example: four tokens, each a 2-d vector used as
+# query, key and value; token i may look at tokens 0..i only.
+TOKENS = [[1, 0], [0, 2], [1, 1], [2, -1]]
+
+
+def causal_example():
+    """(weights, mask) of causal self-attention over TOKENS.
+
+    >>> A, M = causal_example()
+    >>> [round(w, 2) for w in A[1]], M[1]
+    ([0.06, 0.94, 0.0, 0.0], [0.0, 0.0, -inf, -inf])
+    """
+    mask = causal_mask(len(TOKENS), len(TOKENS))
+    _, weights = attention(TOKENS, TOKENS, TOKENS, mask=mask)
+    return weights, mask
+
 
 def worked_example():
     """The worked example's steps as (step, formula, values) triples."""

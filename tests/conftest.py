@@ -1,7 +1,11 @@
 """Shared fixtures for the lesson's tests."""
 
-import copy
+import os
+import pathlib
 import random
+import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -16,21 +20,12 @@ def rng():
     return random.Random(20261130)
 
 
-def snapshot(*args):
-    """Deep copies of the arguments, to prove later that nothing changed them."""
-    return copy.deepcopy(args)
-
-
-ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory):
     """The site built once per test run with `mkdocs build --strict`."""
-    import os
-    import subprocess
-    import sys
-
     site = tmp_path_factory.mktemp("site")
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     result = subprocess.run(
@@ -38,3 +33,80 @@ def built_site(tmp_path_factory):
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     return site
+
+
+# --- A real browser: headless Chromium driven by Playwright -----------------
+
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--disable-quic"]
+
+
+def chromium_path():
+    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium",
+                      shutil.which("chromium"), shutil.which("chromium-browser")):
+        if candidate and os.path.exists(candidate):
+            return candidate
+    return None
+
+
+def skip_or_fail(reason):
+    """Skip where a learner has no browser; in CI a skipped browser test is a failure."""
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must run the browser tests: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        skip_or_fail("playwright is not installed (pip install -e '.[test]')")
+    path = chromium_path()
+    if path is None:
+        skip_or_fail("no Chromium found (apt-get install chromium, or set CHROMIUM=/path)")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory):
+    folder = os.environ.get("LESSON_SCREENSHOTS")
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        return folder
+    return str(tmp_path_factory.mktemp("screenshots"))
+
+
+class Page:
+    """A page opened from disk, with every JavaScript error it raised."""
+
+    def __init__(self, browser, site, name, scheme="light", width=1280):
+        self.context = browser.new_context(viewport={"width": width, "height": 900},
+                                           color_scheme=scheme)
+        self.page = self.context.new_page()
+        self.errors = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.requests = []
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.goto((site / f"{name}.html").as_uri())
+        self.page.wait_for_load_state("load")
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def open_page(browser, built_site):
+    opened = []
+
+    def open_(name, **options):
+        page = Page(browser, built_site, name, **options)
+        opened.append(page)
+        return page
+    yield open_
+    for page in opened:
+        page.close()

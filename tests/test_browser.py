@@ -7,88 +7,12 @@ temporary folder) so a person can look at them.
 """
 
 import os
-import shutil
 
 import pytest
 
 PAGES = ["index", "by-hand", "in-code", "check", "exercises", "reference", "precision", "api"]
-MATH_PAGES = ["index", "by-hand", "in-code", "check", "reference", "precision"]
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--disable-quic"]
 RAW_TEX = ["\\frac", "\\sqrt", "\\mathbb", "\\operatorname", "\\infty", "\\(", "\\["]
-
-
-def chromium_path():
-    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium",
-                      shutil.which("chromium"), shutil.which("chromium-browser")):
-        if candidate and os.path.exists(candidate):
-            return candidate
-    return None
-
-
-def skip_or_fail(reason):
-    """Skip where a learner has no browser; in CI a skipped browser test is a failure."""
-    if os.environ.get("CI"):
-        pytest.fail(f"CI must run the browser tests: {reason}")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="session")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        skip_or_fail("playwright is not installed (pip install -e '.[test]')")
-    path = chromium_path()
-    if path is None:
-        skip_or_fail("no Chromium found (apt-get install chromium, or set CHROMIUM=/path)")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_FLAGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture(scope="session")
-def shots(tmp_path_factory):
-    folder = os.environ.get("LESSON_SCREENSHOTS")
-    if folder:
-        os.makedirs(folder, exist_ok=True)
-        return folder
-    return str(tmp_path_factory.mktemp("screenshots"))
-
-
-class Page:
-    """A page opened from disk, with every JavaScript error it raised."""
-
-    def __init__(self, browser, site, name, scheme="light", width=1280):
-        self.context = browser.new_context(viewport={"width": width, "height": 900},
-                                           color_scheme=scheme)
-        self.page = self.context.new_page()
-        self.errors = []
-        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
-        self.requests = []
-        self.page.on("request", lambda r: self.requests.append(r.url))
-        self.page.goto((site / f"{name}.html").as_uri())
-        self.page.wait_for_load_state("load")
-
-    def close(self):
-        self.context.close()
-
-
-@pytest.fixture
-def open_page(browser, built_site):
-    opened = []
-
-    def open_(name, **options):
-        page = Page(browser, built_site, name, **options)
-        opened.append(page)
-        return page
-    yield open_
-    for page in opened:
-        page.close()
-
-
+MATH_PAGES = ["index", "by-hand", "in-code", "check", "reference", "precision"]
 @pytest.mark.parametrize("name", PAGES)
 def test_page_has_no_errors_raw_tex_or_network(open_page, shots, name):
     for scheme in ("light", "dark"):

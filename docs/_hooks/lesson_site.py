@@ -21,7 +21,7 @@ import tempfile
 from latex2mathml.converter import convert
 
 import lesson
-from lesson import bench, example, exercise
+from lesson import bench, example, exercise, figures
 from lesson.cli import fmt_list, table_rows, weights_sum
 
 # A placeholder stands alone on its line: {{ name arg arg }}.  Its Markdown is
@@ -121,6 +121,45 @@ def speed():
             f"when this page was built ({machine}).\n{{ .lesson-table-caption }}")
 
 
+def widget():
+    """The score widget: the static table, which the widget's script makes live.
+
+    Without JavaScript the reader sees the lesson's table as it is; with it,
+    sliders for the same scores (the first exactly 1/sqrt(2)) replace it.
+    """
+    scores = " ".join(repr(s) for s in example.TABLE_SCORES)
+    return (f'<div class="softmax-widget" markdown="1" data-scores="{scores}">\n\n'
+            f"{table()}\n\n</div>")
+
+
+def figure(name):
+    """A picture drawn by lesson.figures, with its caption."""
+    if name == "bars":
+        weights = [row[-1] for row in lesson.softmax_table(example.TABLE_SCORES)]
+        svg = figures.weight_bars(weights, alt="Bar chart of the lesson's three weights: "
+                                  + ", ".join(f"key {i} {w:.4f}" for i, w in enumerate(weights, 1)))
+        caption = ("The lesson's three weights. The largest score takes the largest "
+                   "share, but every key keeps some weight.")
+    elif name == "worked":
+        _, A = lesson.attention(example.q, example.K, example.V)
+        svg = figures.heatmap([A], ["q"], ["key 1", "key 2"], alt=(
+            f"Heatmap, one query by two keys: weights {A[0]:.2f} and {A[1]:.2f}"))
+        caption = ("The worked example's weights: one row, one query, and the row "
+                   "sums to 1.")
+    elif name == "causal":
+        A, M = example.causal_example()
+        tokens = [f"token {i}" for i in range(len(A))]
+        svg = figures.heatmap(figures.masked_weights(A, M), tokens, tokens, alt=(
+            "Heatmap of causal self-attention over four tokens: the upper triangle "
+            "is masked; token 0 puts weight 1.00 on itself; every row sums to 1"))
+        caption = ("Causal attention over four tokens. Hatched cells are masked "
+                   "(\u2212\u221e before softmax, weight exactly 0); a faintly coloured "
+                   "cell is a small weight, not a masked one. Each row sums to 1.")
+    else:
+        raise ValueError(f"unknown figure {name!r}")
+    return f'<figure class="lesson-figure-box">{svg}<figcaption>{caption}</figcaption></figure>'
+
+
 SAMPLES = pathlib.Path(__file__).resolve().parents[2] / "tests" / "exercise_samples"
 
 
@@ -161,7 +200,7 @@ def _only(lines, functions):
     return out + ["", lines[-1]]
 
 
-PLACEHOLDERS = {"checker": checker, "table": table, "worked_example": worked_example, "api": api,
+PLACEHOLDERS = {"checker": checker, "figure": figure, "widget": widget, "table": table, "worked_example": worked_example, "api": api,
                 "accuracy": accuracy, "accuracy_by_spread": accuracy_by_spread,
                 "speed": speed}
 
