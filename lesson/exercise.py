@@ -20,6 +20,7 @@ import os
 import queue
 import subprocess
 import sys
+import textwrap
 import threading
 import traceback
 
@@ -474,8 +475,15 @@ def _verdict(check, outcome, problem, time_limit):
     ok, got, expected = judge(check, outcome)
     if ok:
         return True, []
-    return False, [f"input:    {check.call_text()}", f"expected: {expected}",
-                   f"got:      {got}", f"hint:     {check.hint}"]
+    return False, (_field("input", check.call_text()) + _field("expected", expected)
+                   + _field("got", got) + _field("hint", check.hint))
+
+
+def _field(label, text, width=80):
+    """One labelled line of a failure, wrapped under itself if it is long."""
+    return textwrap.wrap(text, width, initial_indent=f"{label + ':':10}",
+                         subsequent_indent=" " * 10, break_long_words=False,
+                         break_on_hyphens=False) or [f"{label}:"]
 
 
 def write_starter(path):
