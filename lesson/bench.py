@@ -38,6 +38,11 @@ def exact_softmax(row, digits=60):
 
     Every float is exactly a Decimal, so this is the true softmax of the
     row the float code sees, rounded only at the 60th digit.
+
+    >>> exact_softmax([0.0, float("-inf"), 0.0])
+    [Decimal('0.5'), Decimal('0'), Decimal('0.5')]
+    >>> str(exact_softmax([1.0, 0.0], digits=30)[0])     # 1 / (1 + 1/e)
+    '0.731058578630004879251159241823'
     """
     with localcontext() as ctx:
         ctx.prec = digits
@@ -50,7 +55,11 @@ def exact_softmax(row, digits=60):
 
 
 def ulp_error(value, exact):
-    """|value - exact| in units of the last place of exact (as a float)."""
+    """|value - exact| in units of the last place of exact (as a float).
+
+    >>> ulp_error(0.1, 0.1), ulp_error(0.1 + 2 ** -56, 0.1)
+    (0.0, 1.0)
+    """
     exact = Decimal(exact)
     return float(abs(Decimal(value) - exact) / Decimal(math.ulp(float(exact))))
 
@@ -60,6 +69,10 @@ def accuracy_corpus(seed=20261130):
 
     Random rows: every length in LENGTHS with every spread in SPREADS, the
     scores uniform over an interval that wide, centred anywhere in [-50, 50].
+
+    >>> corpus = accuracy_corpus()
+    >>> len(corpus), corpus[2]
+    (277, (0.0, [1000.0, 1000.0]))
     """
     rng = random.Random(seed)
     corpus = [(1.0, [1 / math.sqrt(2), 0.0, -1.0]), (1.0, [1 / math.sqrt(2), 0.0]),
@@ -88,7 +101,11 @@ def _installed(module):
 
 
 def softmax_methods(optional=True):
-    """The softmax implementations to compare: name -> function on one row."""
+    """The softmax implementations to compare: name -> function on one row.
+
+    >>> list(softmax_methods(optional=False))
+    ['softmax', 'softmax_compensated', 'naive_softmax']
+    """
     methods = {"softmax": softmax, "softmax_compensated": softmax_compensated,
                "naive_softmax": naive_softmax}
     np = _installed("numpy") if optional else None
@@ -110,6 +127,11 @@ def accuracy(corpus=None, methods=None):
     Returns {name: {"max": ulps, "mean": ulps, "failed": rows,
     "by_spread": {spread: max ulps}}}.  A method that raises on a row (the
     naive one overflows) counts that row as failed, not as an error of 0.
+
+    >>> corpus = [(1.0, [0.1, -0.9]), (0.0, [1000.0, 1000.0])]
+    >>> report = accuracy(corpus, {"naive": naive_softmax})
+    >>> report["naive"]["failed"], report["naive"]["max"] < 2
+    (1, True)
     """
     corpus = accuracy_corpus() if corpus is None else corpus
     methods = softmax_methods() if methods is None else methods
@@ -131,19 +153,29 @@ def accuracy(corpus=None, methods=None):
     return report
 
 
-def print_accuracy():
-    corpus = accuracy_corpus()
-    report = accuracy(corpus)
-    values = sum(len(row) for _, row in corpus)
+def print_accuracy(corpus=None, optional=True):
+    """Print the accuracy report: overall, then by the spread of the scores.
+
+    >>> print_accuracy([(1.0, [0.1, -0.9]), (0.0, [1000.0, 1000.0])],
+    ...                optional=False)                  # doctest: +ELLIPSIS
+    Accuracy of softmax against a 60-digit reference: 2 rows, 4 weights
+    method                         max ulp  mean ulp  rows failed
+    softmax ...0
+    softmax_compensated ...0
+    naive_softmax ...1
+    ...
+    """
+    corpus = accuracy_corpus() if corpus is None else corpus
+    report = accuracy(corpus, softmax_methods(optional))
+    weights = sum(len(row) for _, row in corpus)
     print(f"Accuracy of softmax against a 60-digit reference: {len(corpus)} rows, "
-          f"{values} weights, lengths {LENGTHS[0]}-{LENGTHS[-1]}, spreads "
-          f"{SPREADS[0]:g}-{SPREADS[-1]:g}")
+          f"{weights} weights")
     print(f"{'method':28} {'max ulp':>9} {'mean ulp':>9} {'rows failed':>12}")
     for name, r in report.items():
         print(f"{name:28} {r['max']:9.2f} {r['mean']:9.3f} {r['failed']:12d}")
     print()
     print("Largest error (ulp) by the spread of the row's scores:")
-    spreads = sorted(set(SPREADS))
+    spreads = sorted({spread for spread, _ in corpus if spread in SPREADS})
     print(f"{'method':28}" + "".join(f"{s:>9g}" for s in spreads))
     for name, r in report.items():
         print(f"{name:28}" + "".join(f"{r['by_spread'].get(s, math.nan):9.2f}"
@@ -153,7 +185,11 @@ def print_accuracy():
 # --- Speed ------------------------------------------------------------------
 
 def seconds_per_call(call, budget=0.5, repeats=3):
-    """Best time of one call: batches of calls, each about budget / 10 long."""
+    """Best time of one call: batches of calls, each about budget / 10 long.
+
+    >>> 0 < seconds_per_call(lambda: sum(range(100)), budget=0.01) < 1
+    True
+    """
     timer = timeit.Timer(call)
     number, elapsed = 1, timer.timeit(1)
     while elapsed < budget / 10:
@@ -163,7 +199,11 @@ def seconds_per_call(call, budget=0.5, repeats=3):
 
 
 def speed_rows(sizes=(3, 10, 1000, 100000), budget=0.5, optional=True, seed=1):
-    """Seconds per softmax call on one row of each size: [(size, {name: s})]."""
+    """Seconds per softmax call on one row of each size: [(size, {name: s})].
+
+    >>> [(n, sorted(times)) for n, times in speed_rows((3,), 0.01, optional=False)]
+    [(3, ['softmax', 'softmax_compensated'])]
+    """
     rng = random.Random(seed)
     methods = softmax_methods(optional)
     methods.pop("naive_softmax")
@@ -176,7 +216,12 @@ def speed_rows(sizes=(3, 10, 1000, 100000), budget=0.5, optional=True, seed=1):
 
 
 def numpy_attention():
-    """One head in NumPy, for comparison, or None if NumPy is not installed."""
+    """One head in NumPy, for comparison, or None if NumPy is not installed.
+
+    >>> head = numpy_attention()
+    >>> head is None or round(head([[1, 0]], [[1, 0], [0, 1]], [[2, 0], [0, 2]])[1][0][0], 6) == 0.669762
+    True
+    """
     np = _installed("numpy")
     if np is None:
         return None
@@ -191,7 +236,11 @@ def numpy_attention():
 
 
 def speed_attention(sizes=(16, 32, 64, 128, 256), d=64, budget=0.5, optional=True, seed=2):
-    """Seconds per attention call with n_q = n_k = n and d_k = d_v = d."""
+    """Seconds per attention call with n_q = n_k = n and d_k = d_v = d.
+
+    >>> [n for n, _ in speed_attention(sizes=(2, 4), d=2, budget=0.01, optional=False)]
+    [2, 4]
+    """
     rng = random.Random(seed)
     methods = {"attention": attention}
     head = numpy_attention() if optional else None
@@ -217,21 +266,32 @@ def format_seconds(seconds):
     return f"{seconds / 1e-9:.3g} ns"
 
 
-def print_speed(quick=False):
-    budget = 0.1 if quick else 0.5
-    rows = speed_rows(budget=budget)
+def print_speed(budget=0.5, row_sizes=(3, 10, 1000, 100000),
+                head_sizes=(16, 32, 64, 128, 256), d=64, optional=True):
+    """Print seconds per call of softmax and of attention as sizes grow.
+
+    >>> print_speed(0.001, row_sizes=(3,), head_sizes=(2, 4), d=2,
+    ...             optional=False)                     # doctest: +ELLIPSIS
+    softmax of one row (best of several runs, per call):
+      length                   softmax       softmax_compensated
+           3 ...
+    <BLANKLINE>
+    attention, n queries x n keys, d_k = d_v = 2 (work grows as n*n*d):
+           n     attention  x per doubling
+           2 ...
+           4 ...
+    """
+    rows = speed_rows(row_sizes, budget, optional)
     names = list(rows[0][1])
     print("softmax of one row (best of several runs, per call):")
     print(f"{'length':>8}" + "".join(f"{n:>26}" for n in names))
     for n, times in rows:
         print(f"{n:>8}" + "".join(f"{format_seconds(times[name]):>26}" for name in names))
     print()
-    heads = speed_attention(sizes=(16, 32, 64) if quick else (16, 32, 64, 128, 256),
-                            budget=budget)
+    heads = speed_attention(head_sizes, d, budget, optional)
     names = list(heads[0][1])
-    print("attention, n queries x n keys, d_k = d_v = 64 (work grows as n*n*d):")
-    print(f"{'n':>8}" + "".join(f"{n:>14}" for n in names)
-          + f"{'x per doubling':>16}")
+    print(f"attention, n queries x n keys, d_k = d_v = {d} (work grows as n*n*d):")
+    print(f"{'n':>8}" + "".join(f"{n:>14}" for n in names) + f"{'x per doubling':>16}")
     previous = None
     for n, times in heads:
         growth = f"{times['attention'] / previous:.2f}" if previous else ""

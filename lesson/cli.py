@@ -30,7 +30,11 @@ def fmt(value, digits=4):
 
 
 def fmt_list(values, digits=6):
-    """A row of numbers as a list: ``[0.669762, 0.330238]``."""
+    """A row of numbers as a list, each as ``fmt`` shows it.
+
+    >>> fmt_list([0.6697615493266569, 0.0])
+    '[0.669762, 0]'
+    """
     return "[" + ", ".join(fmt(v, digits) for v in values) + "]"
 
 
@@ -53,11 +57,15 @@ def table_rows(scores):
 
 
 def weights_sum(scores):
-    """The sum of the table's weights, as the table shows it."""
+    """The sum of the table's weights, as the table shows it.
+
+    >>> weights_sum([1 / 2 ** 0.5, 0, -1])
+    '1'
+    """
     return fmt(math.fsum(row[-1] for row in softmax_table(scores)))
 
 
-def print_table(scores):
+def _print_table(scores):
     rows = table_rows(scores)
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
@@ -65,7 +73,7 @@ def print_table(scores):
     print(f"sum of weights: {weights_sum(scores)}")
 
 
-def print_worked_example():
+def _print_worked_example():
     print("Worked example: one query, two keys, d_k = 2")
     print(f"  q = {example.q}    K = {example.K}    V = {example.V}")
     print()
@@ -76,7 +84,7 @@ def print_worked_example():
         print(f"{number}. {step:15} {fmt_list(values):22} {formula}")
 
 
-def write_starter(path):
+def _write_starter(path):
     try:
         exercise.write_starter(path)
     except FileExistsError:
@@ -88,7 +96,7 @@ def write_starter(path):
     return 0
 
 
-def check_file(path, time_limit):
+def _check_file(path, time_limit):
     if not os.path.isfile(path):
         print(f"python -m lesson check: no file {path}", file=sys.stderr)
         return 2
@@ -97,7 +105,7 @@ def check_file(path, time_limit):
     return 0 if failed == 0 else 1
 
 
-def parse_scores(texts):
+def _parse_scores(texts):
     """Read scores from the command line; '-inf' is allowed (a masked key)."""
     scores = []
     for text in texts:
@@ -108,7 +116,7 @@ def parse_scores(texts):
     return scores
 
 
-def build_parser():
+def _build_parser():
     parser = argparse.ArgumentParser(
         prog="python -m lesson",
         description="Lesson 4, softmax weights. With no command, print the "
@@ -153,24 +161,35 @@ def build_parser():
 
 
 def main(argv=None):
+    """Run the command line; return the exit code.
+
+    >>> main(["table", "2", "-inf"])
+    key  score  score - max  exp(score - max)  weight
+    1    2      0            1                 1
+    2    -inf   -inf         0                 0
+    sum of weights: 1
+    0
+    """
     argv = list(sys.argv[1:] if argv is None else argv)
     if (argv[:1] == ["table"] and argv[1:2] != ["--"]
             and not {"-h", "--help"} & set(argv)):
         argv.insert(1, "--")            # so '-inf' and '-1' read as scores
-    args = build_parser().parse_args(argv)
+    args = _build_parser().parse_args(argv)
     try:
         if args.command == "table":
-            print_table(parse_scores(args.scores) or example.TABLE_SCORES)
+            _print_table(_parse_scores(args.scores) or example.TABLE_SCORES)
         elif args.command == "bench" and args.what == "accuracy":
             bench.print_accuracy()
+        elif args.command == "bench" and args.quick:
+            bench.print_speed(budget=0.1, head_sizes=(16, 32, 64))
         elif args.command == "bench":
-            bench.print_speed(quick=args.quick)
+            bench.print_speed()
         elif args.command == "starter":
-            return write_starter(args.path)
+            return _write_starter(args.path)
         elif args.command == "check":
-            return check_file(args.path, args.time_limit)
+            return _check_file(args.path, args.time_limit)
         else:
-            print_worked_example()
+            _print_worked_example()
     except (TypeError, ValueError) as error:
         print(f"python -m lesson {args.command}: error: {error}", file=sys.stderr)
         return 2

@@ -46,7 +46,12 @@ def causal_example():
 
 
 def worked_example():
-    """The worked example's steps as (step, formula, values) triples."""
+    """The worked example's steps as (step, formula, values) triples.
+
+    >>> step, formula, values = worked_example()[2]
+    >>> step, [round(v, 6) for v in values]
+    ('weights', [0.669762, 0.330238])
+    """
     d_k = len(q)
     dots = [math.fsum(a * b for a, b in zip(q, k)) for k in K]
     scaled = scaled_scores(q, K)

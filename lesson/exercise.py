@@ -92,6 +92,10 @@ class Check:
       "raises"   a ValueError, as the lesson's function raises
       "fails"    an error of any kind, or a result holding inf or nan
       "sums"     numbers that add up to the given total
+
+    >>> check = CHECKS[2]
+    >>> check.call_text(), check.expected()
+    ('softmax([1000, 1000])', [0.5, 0.5])
     """
 
     def __init__(self, function, name, args, expect, hint, kwargs=None, total=None):
@@ -194,6 +198,11 @@ def judge(check, outcome):
     """Return (passed, what came back, what was expected) for one check.
 
     ``outcome`` is what the worker reported: {"value": ...} or {"error": ...}.
+
+    >>> judge(CHECKS[2], {"value": [0.5, 0.5]})
+    (True, '[0.5, 0.5]', '[0.5, 0.5]')
+    >>> judge(CHECKS[2], {"value": [float("nan"), float("nan")]})
+    (False, '[nan, nan]', '[0.5, 0.5]')
     """
     expected = check.expected()
     if "error" in outcome:
@@ -322,7 +331,7 @@ def _error(path, error):
     return {"type": type(error).__name__, "message": str(error), "line": line, "code": code}
 
 
-def worker(path, start):
+def _worker(path, start):
     """Run in the child process: load the file, then report each check as JSON."""
     import importlib.util
     protocol, sys.stdout = sys.stdout, sys.stderr    # the learner's prints stay apart
@@ -391,7 +400,7 @@ def _lesson_path():
     return os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
 
 
-def run_checks(path, time_limit=TIME_LIMIT):
+def _run_checks(path, time_limit=TIME_LIMIT):
     """Run every check on the file; return (load problem or None, outcomes).
 
     ``outcomes`` has one entry per check: {"value": ...}, {"error": ...},
@@ -425,8 +434,22 @@ def grade(path, time_limit=TIME_LIMIT, shown_as=None):
     """Grade a learner's file: return (lines of the report, passed, failed).
 
     ``shown_as`` is the file's name in the report (default: ``path``).
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "ex.py")
+    >>> write_starter(path)
+    >>> lines, passed, failed = grade(path, shown_as="ex.py")
+    >>> for line in lines[:5]:
+    ...     print(line)
+    Checking ex.py against lesson 4's contract
+    <BLANKLINE>
+    softmax
+      FAIL  lesson's first weight
+            not done yet: softmax() returns None
+    >>> lines[-1] == f"0 passed, {len(CHECKS)} failed"
+    True
     """
-    problem, outcomes = run_checks(path, time_limit)
+    problem, outcomes = _run_checks(path, time_limit)
     lines = [f"Checking {shown_as or path} against lesson 4's contract", ""]
     if problem is not None:
         lines += [_load_problem(problem, time_limit), ""]
@@ -487,10 +510,20 @@ def _field(label, text, width=80):
 
 
 def write_starter(path):
-    """Write the starter file; refuse (FileExistsError) if path exists."""
+    """Write the starter file; refuse (FileExistsError) if path exists.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "softmax_exercise.py")
+    >>> write_starter(path)
+    >>> try:
+    ...     write_starter(path)              # a second time: the file is kept
+    ... except FileExistsError:
+    ...     print("already there, left as it is")
+    already there, left as it is
+    """
     with open(path, "x", encoding="utf-8") as file:
         file.write(STARTER.format(name=os.path.basename(path)))
 
 
 if __name__ == "__main__":
-    worker(sys.argv[1], int(sys.argv[2]))
+    _worker(sys.argv[1], int(sys.argv[2]))

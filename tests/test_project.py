@@ -53,3 +53,14 @@ def test_lesson_runs_with_no_third_party_package(tmp_path):
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert "0.5972" in result.stdout
+
+
+def test_every_public_function_in_lesson_has_a_doctest():
+    missing = []
+    for path in sorted((ROOT / "lesson").glob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if (isinstance(node, (ast.FunctionDef, ast.ClassDef))
+                    and not node.name.startswith("_")
+                    and ">>>" not in (ast.get_docstring(node) or "")):
+                missing.append(f"{path.name}: {node.name}")
+    assert missing == []
