@@ -161,14 +161,21 @@ def tolerance(name, tol):
     return tol
 
 
+def rows(flat, width):
+    """Cut a flat list into consecutive rows of ``width`` entries.
+
+    >>> rows([1, 2, 3, 4, 5, 6], 3)
+    [[1, 2, 3], [4, 5, 6]]
+    """
+    return [flat[i:i + width] for i in range(0, len(flat), width)]
+
+
 def nest(flat, shape):
     """Rebuild a nested list of the given shape from a flat row-major list.
 
-    >>> nest([1, 2, 3, 4, 5, 6], (2, 3))
-    [[1, 2, 3], [4, 5, 6]]
+    >>> nest([1, 2, 3, 4, 5, 6, 7, 8], (2, 2, 2))
+    [[[1, 2], [3, 4]], [[5, 6], [7, 8]]]
     """
     if len(shape) == 1:
         return list(flat)
-    step = len(flat) // shape[0]
-    return [nest(flat[i * step:(i + 1) * step], shape[1:])
-            for i in range(shape[0])]
+    return [nest(row, shape[1:]) for row in rows(flat, len(flat) // shape[0])]

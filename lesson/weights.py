@@ -178,9 +178,8 @@ def rows_normalised(W, tol=1e-9):
     """
     shape, flat = _checks.array("rows_normalised", "W", W)
     tol = _checks.tolerance("rows_normalised", tol)
-    n = shape[-1]
-    return all(abs(math.fsum(flat[i:i + n]) - 1.0) <= tol
-               for i in range(0, len(flat), n))
+    return all(abs(math.fsum(row) - 1.0) <= tol
+               for row in _checks.rows(flat, shape[-1]))
 # --8<-- [end:rows_normalised]
 
 
