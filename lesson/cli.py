@@ -42,35 +42,30 @@ TABLE_HEADER = ("key", "score", "score - max", "exp(score - max)", "weight")
 
 
 def table_rows(scores):
-    """The lesson's table as rows of text, header first, then the weights' sum.
+    """The lesson's table as text: (rows, header first; the weights' sum).
 
-    >>> for row in table_rows([0, 0]):
+    >>> rows, total = table_rows([0, 0])
+    >>> for row in rows:
     ...     print(row)
     ('key', 'score', 'score - max', 'exp(score - max)', 'weight')
     ('1', '0', '0', '1', '0.5')
     ('2', '0', '0', '1', '0.5')
-    """
-    rows = [TABLE_HEADER]
-    for key, columns in enumerate(softmax_table(scores), start=1):
-        rows.append((str(key),) + tuple(fmt(v) for v in columns))
-    return rows
-
-
-def weights_sum(scores):
-    """The sum of the table's weights, as the table shows it.
-
-    >>> weights_sum([1 / 2 ** 0.5, 0, -1])
+    >>> total
     '1'
     """
-    return fmt(math.fsum(row[-1] for row in softmax_table(scores)))
+    table = softmax_table(scores)
+    rows = [TABLE_HEADER]
+    for key, columns in enumerate(table, start=1):
+        rows.append((str(key),) + tuple(fmt(v) for v in columns))
+    return rows, fmt(math.fsum(weight for *_, weight in table))
 
 
 def _print_table(scores):
-    rows = table_rows(scores)
+    rows, total = table_rows(scores)
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
-    print(f"sum of weights: {weights_sum(scores)}")
+    print(f"sum of weights: {total}")
 
 
 def _print_worked_example():

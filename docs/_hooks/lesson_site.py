@@ -22,7 +22,7 @@ from latex2mathml.converter import convert
 
 import lesson
 from lesson import bench, example, exercise, figures
-from lesson.cli import fmt_list, table_rows, weights_sum
+from lesson.cli import fmt_list, table_rows
 
 # A placeholder stands alone on its line: {{ name arg arg }}.  Its Markdown is
 # indented like the placeholder, so it can sit inside an admonition or a tab.
@@ -43,9 +43,9 @@ def markdown_table(rows, left=1):
 def table(*scores):
     """The lesson's table for some scores (default: the lesson's own)."""
     scores = [float(s) for s in scores] or example.TABLE_SCORES
-    rows = table_rows(scores)
+    rows, total = table_rows(scores)
     return (markdown_table(rows) + "\n\n"
-            + f"Sum of the weights: **{weights_sum(scores)}**.\n"
+            + f"Sum of the weights: **{total}**.\n"
             + "{ .lesson-table-caption }")
 
 
