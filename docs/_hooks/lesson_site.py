@@ -1,15 +1,16 @@
-"""MkDocs hook: the lesson's numbers, API reference and math, made at build time.
+"""The lesson's placeholders: Markdown that :mod:`lesson` computes at build time.
 
-1. Placeholders such as ``{{ table }}`` in a page's Markdown are replaced by
-   Markdown that :mod:`lesson` computes now, so no number is typed in by hand.
-   An unknown placeholder stops the build.
-2. Math written for ``pymdownx.arithmatex`` (generic mode) is turned into
-   MathML with ``latex2mathml``.  Browsers draw MathML themselves, so the
-   math renders with no script and no network.
+A page writes ``{{ name arg arg }}`` alone on a line; :func:`expand` replaces
+it with what ``PLACEHOLDERS[name](arg, arg)`` returns, indented like the
+placeholder, so it can sit inside an admonition or a tab.  An unknown name
+stops the build.  :mod:`lesson_docs.lesson_markdown` runs :func:`expand` on
+every page, for MkDocs and for Zensical alike.
+
+To add a placeholder: write a function that returns Markdown, and add it to
+``PLACEHOLDERS`` at the bottom of this file.
 """
 
 import functools
-import html
 import inspect
 import os
 import pathlib
@@ -17,8 +18,6 @@ import platform
 import re
 import shutil
 import tempfile
-
-from latex2mathml.converter import convert
 
 import lesson
 from lesson import bench, example, exercise, figures
@@ -203,30 +202,13 @@ PLACEHOLDERS = {
 }
 
 
-def on_page_markdown(markdown, page, config, files):
+def expand(markdown):
+    """``markdown`` with every placeholder line replaced by its Markdown."""
     def replace(match):
         indent, name, args = match.group(1), match.group(2), match.group(3).split()
         if name not in PLACEHOLDERS:
-            raise ValueError(f"{page.file.src_path}: unknown placeholder {{{{ {name} }}}}")
+            raise ValueError(f"unknown placeholder {{{{ {name} }}}} in the line "
+                             f"{match.group(0).strip()!r}; known: {', '.join(PLACEHOLDERS)}")
         text = PLACEHOLDERS[name](*args)
         return "\n".join(indent + line if line else line for line in text.splitlines())
     return PLACEHOLDER.sub(replace, markdown)
-
-
-# --- Math -----------------------------------------------------------------
-
-BLOCK_MATH = re.compile(r'<div class="arithmatex">\s*\\\[(.*?)\\\]\s*</div>', re.S)
-INLINE_MATH = re.compile(r'<span class="arithmatex">\\\((.*?)\\\)</span>', re.S)
-
-
-def mathml(tex, display):
-    tex = html.unescape(tex).strip()
-    markup = convert(tex, display=display)
-    label = html.escape(tex, quote=True)
-    return markup.replace("<math ", f'<math alttext="{label}" ', 1)
-
-
-def on_page_content(content, page, config, files):
-    content = BLOCK_MATH.sub(
-        lambda m: f'<div class="math-block">{mathml(m.group(1), "block")}</div>', content)
-    return INLINE_MATH.sub(lambda m: mathml(m.group(1), "inline"), content)
