@@ -11,7 +11,15 @@ TeX; :func:`mathml` mends them in the MathML tree:
   them and a thin space where TeX puts one;
 * a unary minus or plus (``[-1000, -1000]``, ``= -x``) is spaced like a binary
   one.  It gets no space, and is grouped with its operand, as TeX does;
-* ``\\infty`` is an ``<mo>`` and so gets operator space; it becomes ``<mi>``.
+* ``\\infty`` is an ``<mo>`` and so gets operator space; it becomes ``<mi>``,
+  and a slash (``0/0``) loses the space of a binary operator.
+
+Chromium exposes a ``<math>`` element to assistive technology with its
+MathML structure but with no name: it ignores ``alttext``.  Each formula's
+``aria-label`` (and ``alttext``) is therefore the formula in words, made by
+:func:`speech` from the same MathML: "w sub i equals e to the power s sub i,
+over the sum over j of e to the power s sub j".  A screen reader without a
+MathML engine reads that; one with an engine still has the MathML beneath.
 """
 
 import html
@@ -34,19 +42,28 @@ def mathml(tex, display):
     markup = convert(tex, display=display)
     root = ET.fromstring(markup.replace(NAMESPACE, "", 1))
     respace(root)
-    root.set("alttext", tex)
+    words = speech(root)
+    root.set("alttext", words)
+    root.set("aria-label", words)
     root.set("xmlns", NAMESPACE.split('"')[1])
     return ET.tostring(root, encoding="unicode")
 
 
 def respace(element):
     """Mend the spacing of ``element`` and everything in it, in place."""
-    for child in element:
+    for index, child in enumerate(element):
+        if _is_upright_name(child):                     # \mathrm{fl}: one name
+            name = ET.Element("mi")
+            name.text = "".join(letter.text for letter in child)
+            element[index] = child = name
         respace(child)
         if child.tag == "mo" and _is_name(child.text):
             child.tag = "mi"                            # \max, \operatorname{...}
         elif child.tag == "mo" and child.text == "\u221e":
             child.tag = "mi"                            # \infty is a symbol
+        elif child.tag == "mo" and child.text == "/":
+            child.set("lspace", "0")                    # TeX: 1/2, not 1 / 2
+            child.set("rspace", "0")
     if element.tag in SCRIPTS or element.tag == "mfrac" or element.tag == "mroot":
         return                                          # fixed roles: base, script
     _space_function_names(element)
@@ -55,6 +72,11 @@ def respace(element):
 
 def _is_name(text):
     return bool(text) and len(text) > 1 and text.isalpha()
+
+
+def _is_upright_name(element):
+    return (element.tag == "mrow" and len(element) > 1
+            and all(c.tag == "mi" and c.get("mathvariant") == "normal" for c in element))
 
 
 def _is_function(element):
@@ -127,6 +149,65 @@ def _group_unary_signs(row):
             sign.set("lspace", "0")
             sign.set("rspace", "0")
         index += 1
+
+
+# --- The formula in words ---------------------------------------------------
+
+WORDS = {
+    "=": "equals", "\u2212": "minus", "+": "plus", "\u00b1": "plus or minus",
+    "\u00d7": "times", "\u00b7": "times", "/": "divided by", "\u2248": "is about",
+    "\u2264": "is at most", "\u2265": "is at least", "\u2208": "in", "\u2192": "tends to",
+    "\u2211": "the sum", "\u221e": "infinity", "\u2026": "and so on to", ",": ",",
+    "\u22a4": "transpose", "\u211d": "R", "\u03b5": "epsilon", "\u03b4": "delta",
+    FUNCTION_APPLICATION: "of", "ln": "the natural log", "fl": "float",
+}
+
+
+def speech(element):
+    """The MathML ``element`` as words a screen reader can speak.
+
+    >>> root = ET.fromstring(convert(r"m = \\max_j s_j").replace(NAMESPACE, ""))
+    >>> respace(root)
+    >>> speech(root)
+    'm equals max over j of s sub j'
+    """
+    words = " ".join(_words(element).split())
+    words = re.sub(r"\s+([,)\]])", r"\1", re.sub(r"([(\[])\s+", r"\1", words))
+    return re.sub(r",(\s*,)+", ",", words).rstrip(",")
+
+
+def _words(element):
+    tag, parts = element.tag, [_words(child) for child in element]
+    if tag in ("mi", "mn", "mo", "mtext"):
+        text = (element.text or "").strip()
+        return WORDS.get(text, text)
+    if tag == "mrow" and len(element) >= 3 and element[0].text == element[-1].text == "|":
+        return f"the absolute value of {' '.join(parts[1:-1])},"
+    if tag == "mfrac":
+        if len(element[0]) == len(element[1]) == 0:
+            return f"{parts[0]} over {parts[1]}"
+        return f"the fraction {parts[0]}, over {parts[1]}, end of fraction,"
+    if tag == "msqrt":
+        return f"the square root of {' '.join(parts)},"
+    if tag in ("msub", "munder") and element[0].text == "\u2211":
+        return f"the sum over {parts[1]} of"
+    if tag in ("msubsup", "munderover") and element[0].text == "\u2211":
+        return f"the sum over {parts[1]} to {parts[2]} of"
+    if tag in ("msub", "munder") and _is_function(element):
+        return f"{parts[0]} over {parts[1]}"
+    if tag == "msub":
+        return f"{parts[0]} sub {parts[1]}"
+    if tag == "msup" and parts[1] == "transpose":
+        return f"{parts[0]} transpose"
+    if tag == "msup":
+        script = element[1]
+        while script.tag == "mrow" and len(script) == 1:
+            script = script[0]
+        simple = script.tag != "mrow" or not any(c.tag == "mo" for c in script[1:])
+        return f"{parts[0]} to the power {parts[1]}" + ("" if simple else ", end of power,")
+    if tag == "msubsup":
+        return f"{parts[0]} sub {parts[1]} to the power {parts[2]}"
+    return " ".join(parts)
 
 
 # --- Math written for Arithmatex, in a page's HTML --------------------------
