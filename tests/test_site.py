@@ -149,7 +149,7 @@ def test_speed_table_shows_the_saved_measurements(built_site):
     text = " ".join(text_of(page(built_site, "precision")).split())
     for row in figures["seconds_per_call"]:
         for name, seconds in row["seconds"].items():
-            assert lesson_site.microseconds(seconds) in text, (row["scores"], name)
+            assert f"{lesson_site.microseconds(seconds)} µs" in text, (row["scores"], name)
     assert "µs" in text and not re.search(r"\d ?us\b", text)
     assert f"Measured on {figures['taken'][:10]}" in text and figures["machine"]["cpu"] in text
     # Every method the lesson times is in the saved figures.

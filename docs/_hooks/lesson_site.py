@@ -136,13 +136,13 @@ def speed():
     """
     figures = json.loads(measure_speed.FIGURES.read_text(encoding="utf-8"))
     names = list(figures["seconds_per_call"][0]["seconds"])
-    rows = [("scores in the row",) + tuple(f"`{name}` (µs)" for name in names)]
+    rows = [("scores in the row",) + tuple(f"`{name}`" for name in names)]
     for row in figures["seconds_per_call"]:
         rows.append((f"{row['scores']:,}",) + tuple(
-            microseconds(row["seconds"][name]) for name in names))
+            f"{microseconds(row['seconds'][name])} µs" for name in names))
     machine = figures["machine"]
     libraries = "".join(f", {name} {version}" for name, version in figures["libraries"].items())
-    return (markdown_table(rows) + "\n\nMicroseconds (µs) per call, best of three. "
+    return (markdown_table(rows) + "\n\nTime per call in microseconds (µs), best of three. "
             f"Measured on {figures['taken'][:10]} on a {machine['cores']}-core "
             f"{machine['cpu']} ({machine['system']}, Python {machine['python']}{libraries}, "
             f"load average {machine['load_average']:.1f}) with `{figures['command']}`; "
