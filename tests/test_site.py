@@ -249,3 +249,10 @@ def test_zensical_pages_hold_the_computed_numbers(zensical_site, built_site):
     for name in ["index", "reference", "precision", "exercises"]:
         cells = re.findall(r"<td[^>]*>(.*?)</td>", page(built_site, name))
         assert cells == re.findall(r"<td[^>]*>(.*?)</td>", page(zensical_site, name)), name
+
+
+def test_an_unknown_placeholder_stops_the_build():
+    with pytest.raises(ValueError, match=r"unknown placeholder \{\{ tabel \}\}"):
+        lesson_site.expand("Some text.\n\n    {{ tabel 1 2 }}\n")
+    expanded = lesson_site.expand("    {{ table 1 2 }}")
+    assert expanded.startswith("    | key |") and "0.7311" in expanded   # indented, args read
