@@ -37,7 +37,12 @@ SCRIPTS = {"msub", "msup", "msubsup", "munder", "mover", "munderover"}
 
 
 def mathml(tex, display):
-    """MathML for ``tex`` (HTML-escaped, as Arithmatex leaves it): inline or block."""
+    """MathML for ``tex`` (HTML-escaped, as Arithmatex leaves it): inline or block.
+
+    >>> print(mathml(r"-\\infty", "inline"))      # doctest: +NORMALIZE_WHITESPACE
+    <math display="inline" alttext="minus infinity" aria-label="minus infinity"
+    xmlns="http://www.w3.org/1998/Math/MathML"><mrow><mo lspace="0" rspace="0">−</mo><mi>∞</mi></mrow></math>
+    """
     tex = html.unescape(tex).strip()
     markup = convert(tex, display=display)
     root = ET.fromstring(markup.replace(NAMESPACE, "", 1))
@@ -130,25 +135,28 @@ def _space_function_names(row):
 
 
 def _group_unary_signs(row):
-    """A sign with no operand before it: no space, and one group with its operand."""
+    """A sign with no operand before it (``-1000``, ``e^{-m}``): no space, and
+    grouped with its operand, so ``[-1000, -1000]`` reads as two numbers."""
     index = 0
     while index < len(row):
-        sign = row[index]
-        before = _previous(row, index)
-        unary = (sign.tag == "mo" and sign.text in SIGNS and index + 1 < len(row)
-                 and (before is None or (_is_operator(before) and before.text not in CLOSING)))
-        if unary and len(row) > 2 and not _is_operator(row[index + 1]):
+        if _is_unary_sign(row, index):
+            sign, operand = row[index], row[index + 1]
             sign.set("lspace", "0")
             sign.set("rspace", "0")
-            group = ET.Element("mrow")
-            group.extend([sign, row[index + 1]])
-            row.remove(group[0])
-            row.remove(group[1])
-            row.insert(index, group)
-        elif unary:
-            sign.set("lspace", "0")
-            sign.set("rspace", "0")
+            if len(row) > 2 and not _is_operator(operand):
+                row.remove(sign)
+                row.remove(operand)
+                group = ET.Element("mrow")
+                group.extend([sign, operand])
+                row.insert(index, group)
         index += 1
+
+
+def _is_unary_sign(row, index):
+    """TeX's rule: a sign first in its row, or after an operator, is unary."""
+    sign, before = row[index], _previous(row, index)
+    return (sign.tag == "mo" and sign.text in SIGNS and index + 1 < len(row)
+            and (before is None or (_is_operator(before) and before.text not in CLOSING)))
 
 
 # --- The formula in words ---------------------------------------------------
