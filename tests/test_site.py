@@ -1,8 +1,18 @@
-"""The built site: strict build, math as MathML, real numbers, real source."""
+"""The built site: strict build, math as MathML, real numbers, real source.
+
+The same pages are built by MkDocs + Material (``built_site``, the site the
+README serves) and by Zensical (``zensical_site``): both run the project's
+Python-Markdown extension, ``lesson_docs.lesson_markdown``.
+"""
 
 import html
 import inspect
+import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -11,6 +21,8 @@ import lesson.head
 import lesson.weights
 from lesson import example
 from lesson.cli import table_rows
+from lesson_docs import lesson_site, measure_speed
+from conftest import ROOT, skip_or_fail
 
 PAGES = ["index", "by-hand", "in-code", "check", "exercises", "reference", "precision", "api"]
 RAW_TEX = re.compile(r"\\(frac|sqrt|mathbb|operatorname|infty|top|sum|ln)\b|\\\(|\\\[")
@@ -35,15 +47,31 @@ def test_every_page_is_built_with_no_raw_tex(built_site, name):
 
 
 @pytest.mark.parametrize("name", ["index", "by-hand", "in-code", "check", "reference", "precision"])
-def test_math_is_mathml(built_site, name):
-    assert re.search(r'<math alttext="[^"]+" xmlns="http://www.w3.org/1998/Math/MathML"',
-                     page(built_site, name))
+def test_math_is_mathml_named_in_words(built_site, name):
+    formulas = re.findall(r"<math\b[^>]*>", page(built_site, name))
+    assert formulas
+    for tag in formulas:
+        assert 'xmlns="http://www.w3.org/1998/Math/MathML"' in tag
+        label = html.unescape(re.search(r'aria-label="([^"]+)"', tag).group(1))
+        assert "\\" not in label and "{" not in label and "^" not in label, label
 
 
 def test_double_struck_letters_become_unicode(built_site):
     markup = page(built_site, "reference")
     # MathML Core (what Chromium draws) ignores mathvariant="double-struck".
-    assert "<mi>&#x0211D;</mi>" in markup and "double-struck" not in markup
+    assert "<mi>\u211d</mi>" in markup and "double-struck" not in markup
+
+
+def test_function_names_and_unary_minus_are_spaced_as_in_tex(built_site):
+    # 0 ln 0: a thin space on both sides of ln, and U+2061 FUNCTION APPLICATION.
+    assert ('<mn>0</mn><mspace width="0.1667em" /><mi>ln</mi><mo>\u2061</mo>'
+            '<mspace width="0.1667em" /><mn>0</mn>') in page(built_site, "in-code")
+    # [-1000, -1000]: each minus sits with its number, with no space.
+    minus = '<mrow><mo lspace="0" rspace="0">\u2212</mo><mn>1000</mn></mrow>'
+    assert f'<mo stretchy="false">[</mo>{minus}<mo>,</mo>{minus}' in page(built_site, "exercises")
+    # m = max_j s_j: max is a name (<mi>), not an operator spaced like "=".
+    assert ("<mo>=</mo><msub><mi>max</mi><mi>j</mi></msub><mo>\u2061</mo>"
+            in page(built_site, "index"))
 
 
 def test_idea_page_table_is_computed_by_lesson(built_site):
@@ -60,6 +88,15 @@ def test_worked_example_table_is_computed_by_lesson(built_site):
     text = text_of(page(built_site, "reference").replace("<code>", "").replace("</code>", ""))
     for step in ["[0.669762, 0.330238]", "[1.339523, 0.660477]", "[2, 0]"]:
         assert step in text
+
+
+def test_worked_example_formulas_are_math_not_ascii(built_site):
+    markup = page(built_site, "reference")
+    table = markup[markup.index("dot scores"):markup.index("</table>", markup.index("dot scores"))]
+    rows = re.findall(r"<tr>(.*?)</tr>", table, flags=re.S)
+    assert len(rows) == len(example.worked_example()) - 1       # the first row is cut above
+    assert table.count("<math") >= len(rows)
+    assert not re.search(r"sqrt\(| \. | x value|-inf", text_of("<article>" + table + "</article>"))
 
 
 @pytest.mark.parametrize("name, function", [
@@ -79,7 +116,12 @@ def test_api_page_holds_every_public_docstring(built_site):
     for name in lesson.__all__:
         doc = inspect.getdoc(getattr(lesson, name))
         assert doc.splitlines()[0] in text
-        assert str(inspect.signature(getattr(lesson, name))) in text
+        assert lesson_site.signature(getattr(lesson, name)) in text
+
+
+def test_api_page_spells_numbers_as_the_source_does(built_site):
+    text = html.unescape(re.sub(r"<[^>]+>", "", page(built_site, "api")))
+    assert "tol=1e-9" in text and "1e-09" not in text
 
 
 def test_no_page_loads_anything_from_the_network(built_site):
@@ -102,6 +144,24 @@ def test_precision_page_figures_are_the_benchmarks(built_site):
         assert f"{r['max']:.2f}" in text and f"{r['mean']:.3f}" in text, name
 
 
+def test_speed_table_shows_the_saved_measurements(built_site):
+    figures = json.loads(measure_speed.FIGURES.read_text(encoding="utf-8"))
+    text = " ".join(text_of(page(built_site, "precision")).split())
+    for row in figures["seconds_per_call"]:
+        for name, seconds in row["seconds"].items():
+            assert f"{lesson_site.microseconds(seconds)} µs" in text, (row["scores"], name)
+    assert "µs" in text and not re.search(r"\d ?us\b", text)
+    assert f"Measured on {figures['taken'][:10]}" in text and figures["machine"]["cpu"] in text
+    # Every method the lesson times is in the saved figures.
+    timed = set(bench_methods()) - {"naive_softmax"}
+    assert timed <= set(figures["seconds_per_call"][0]["seconds"])
+
+
+def bench_methods():
+    from lesson import bench
+    return bench.softmax_methods(optional=False)
+
+
 def test_exercises_page_shows_real_checker_output(built_site):
     from lesson import exercise
     text = html.unescape(re.sub(r"<[^>]+>", "", page(built_site, "exercises")))
@@ -109,3 +169,90 @@ def test_exercises_page_shows_real_checker_output(built_site):
     assert "not done yet: softmax() returns None" in text
     assert "OverflowError: math range error (your line 6" in text   # forgot the max
     assert "subtract the row maximum" in text
+
+
+# --- The formulas in a real browser -------------------------------------------
+
+def test_math_spacing_as_drawn_by_chromium(open_page):
+    """Measure the gaps Chromium draws: ln spaced from its argument, unary minus tight."""
+    gaps = """(selector) => [...document.querySelectorAll(selector)].map(math => {
+        const boxes = [...math.querySelectorAll('mi, mn, mo')]
+            .filter(e => e.textContent.trim() && e.textContent !== '\u2061')
+            .map(e => [e.textContent, e.getBoundingClientRect()]);
+        const em = parseFloat(getComputedStyle(math).fontSize);
+        return boxes.slice(1).map(([text, box], i) =>
+            [boxes[i][0], text, (box.left - boxes[i][1].right) / em, math.textContent]);
+    })"""
+    in_code = open_page("in-code").page.evaluate(gaps, "p math")
+    ln = [gap for formula in in_code for gap in formula if gap[0] == "ln"]
+    assert ln and all(g > 0.12 for _, _, g, _ in ln), ln             # TeX: a thin space
+    exercises = open_page("exercises").page.evaluate(gaps, "td math")
+    unary = [g for formula in exercises for a, b, g, _ in formula if a == "\u2212" and b == "1000"]
+    assert unary and all(g < 0.06 for g in unary), unary          # -1000, not - 1000
+    index = [gap for formula in open_page("index").page.evaluate(gaps, "p math") for gap in formula]
+    binary = [g for a, b, g, text in index if (a, b) == ("\u2212", "m") and "\u2264" in text]
+    assert binary and all(g > 0.15 for g in binary), binary       # s_i - m <= 0: spaced
+    unary = [g for a, b, g, text in index if (a, b) == ("\u2212", "m") and len(text) == 3]
+    assert unary and all(g < 0.06 for g in unary), unary          # e^{-m}: tight
+
+
+def test_chromium_names_every_formula_in_words(open_page):
+    """Chromium ignores alttext; the aria-label gives each <math> its name."""
+    page = open_page("index").page
+    session = page.context.new_cdp_session(page)
+    nodes = session.send("Accessibility.getFullAXTree")["nodes"]
+    names = [node.get("name", {}).get("value", "") for node in nodes
+             if node.get("role", {}).get("value") == "MathMLMath"]
+    assert len(names) == page.locator("math").count() > 0
+    assert "w sub i equals the fraction e to the power s sub i, over the sum over j equals " \
+           "1 to n of e to the power s sub j, end of fraction" in names
+    assert all(name and "\\" not in name for name in names), names
+
+
+# --- The same pages built by Zensical -----------------------------------------
+
+@pytest.fixture(scope="session")
+def zensical_site(tmp_path_factory):
+    """The site built by `zensical build --strict` from a copy of the project.
+
+    Zensical writes the site inside the project, so the project's pages and
+    lesson/ (which the pages include) are copied to a scratch folder first.
+    """
+    command = shutil.which("zensical", path=os.path.dirname(sys.executable))
+    if command is None:
+        skip_or_fail("zensical is not installed (pip install -e '.[docs]')")
+    project = tmp_path_factory.mktemp("zensical")
+    shutil.copy(ROOT / "mkdocs.yml", project)
+    for folder in ("docs", "lesson"):
+        shutil.copytree(ROOT / folder, project / folder,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    result = subprocess.run([command, "build", "--clean", "--strict"], cwd=project,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return project / "site"
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_zensical_fills_every_placeholder_and_sets_math(zensical_site, name):
+    markup = page(zensical_site, name)
+    assert "{{" not in text_of(markup)
+    assert not RAW_TEX.search(text_of(markup)) and "arithmatex" not in markup
+    if name != "api":
+        assert re.search(r'<math [^>]*aria-label="[^"]+"', markup)
+
+
+def test_zensical_pages_hold_the_computed_numbers(zensical_site, built_site):
+    for seed in ["0.5972", "0.2945", "0.1083"]:
+        assert seed in page(zensical_site, "index")
+    assert "0.669762" in page(zensical_site, "reference")
+    # The same numbers as the MkDocs build: tables are filled by the same code.
+    for name in ["index", "reference", "precision", "exercises"]:
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", page(built_site, name))
+        assert cells == re.findall(r"<td[^>]*>(.*?)</td>", page(zensical_site, name)), name
+
+
+def test_an_unknown_placeholder_stops_the_build():
+    with pytest.raises(ValueError, match=r"unknown placeholder \{\{ tabel \}\}"):
+        lesson_site.expand("Some text.\n\n    {{ tabel 1 2 }}\n")
+    expanded = lesson_site.expand("    {{ table 1 2 }}")
+    assert expanded.startswith("    | key |") and "0.7311" in expanded   # indented, args read

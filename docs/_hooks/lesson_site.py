@@ -1,28 +1,30 @@
-"""MkDocs hook: the lesson's numbers, API reference and math, made at build time.
+"""The lesson's placeholders: Markdown that :mod:`lesson` computes at build time.
 
-1. Placeholders such as ``{{ table }}`` in a page's Markdown are replaced by
-   Markdown that :mod:`lesson` computes now, so no number is typed in by hand.
-   An unknown placeholder stops the build.
-2. Math written for ``pymdownx.arithmatex`` (generic mode) is turned into
-   MathML with ``latex2mathml``.  Browsers draw MathML themselves, so the
-   math renders with no script and no network.
+A page writes ``{{ name arg arg }}`` alone on a line; :func:`expand` replaces
+it with what ``PLACEHOLDERS[name](arg, arg)`` returns, indented like the
+placeholder, so it can sit inside an admonition or a tab.  An unknown name
+stops the build.  :mod:`lesson_docs.lesson_markdown` runs :func:`expand` on
+every page, for MkDocs and for Zensical alike.
+
+To add a placeholder: write a function that returns Markdown, and add it to
+``PLACEHOLDERS`` at the bottom of this file.
 """
 
 import functools
-import html
 import inspect
+import json
+import math
 import os
 import pathlib
-import platform
 import re
 import shutil
 import tempfile
 
-from latex2mathml.converter import convert
-
 import lesson
 from lesson import bench, example, exercise, figures
 from lesson.cli import fmt_list, table_rows
+
+from . import measure_speed
 
 # A placeholder stands alone on its line: {{ name arg arg }}.  Its Markdown is
 # indented like the placeholder, so it can sit inside an admonition or a tab.
@@ -49,11 +51,23 @@ def table(*scores):
             + "{ .lesson-table-caption }")
 
 
+# The worked example's steps as math; lesson.example words them for a terminal.
+STEP_MATH = {
+    "dot scores": r"\(q \cdot K_j\) for each key \(j\)",
+    "scaled scores": r"\(q \cdot K_j / \sqrt{d_k}\), with \(\sqrt{d_k} = \sqrt{%(d_k)d}\)",
+    "weights": r"\(\operatorname{softmax}\) of the scaled scores",
+    "output": r"\(\sum_j w_j V_j\): each value times its weight",
+    "causal weights": r"mask \([0, -\infty]\) added before softmax",
+    "causal output": r"only the first value is seen: \(w_1 V_1\)",
+}
+
+
 def worked_example():
-    """The worked example's steps as a Markdown table."""
+    """The worked example's steps as a Markdown table, formulas set as math."""
     rows = [("step", "what happens", "result")]
-    for number, (step, formula, values) in enumerate(example.worked_example(), 1):
-        rows.append((f"{number}. {step}", formula, f"`{fmt_list(values)}`"))
+    for number, (step, _, values) in enumerate(example.worked_example(), 1):
+        rows.append((f"{number}. {step}", STEP_MATH[step] % {"d_k": len(example.q)},
+                     f"`{fmt_list(values)}`"))
     return markdown_table(rows, left=2)
 
 
@@ -63,9 +77,14 @@ def api():
     for name in lesson.__all__:
         function = getattr(lesson, name)
         module = function.__module__
-        parts.append(f"## `{name}`\n\n```python\n{name}{inspect.signature(function)}\n```\n\n"
+        parts.append(f"## `{name}`\n\n```python\n{name}{signature(function)}\n```\n\n"
                      f"*Defined in `{module}`.*\n\n{docstring_markdown(inspect.getdoc(function))}")
     return "\n\n".join(parts)
+
+
+def signature(function):
+    """The signature as the source spells it: ``tol=1e-9``, not repr's ``1e-09``."""
+    return re.sub(r"(?<=\de[-+])0(?=\d)", "", str(inspect.signature(function)))
 
 
 def docstring_markdown(doc):
@@ -110,15 +129,35 @@ def accuracy_by_spread():
 
 
 def speed():
-    """softmax per call at growing lengths, timed now on the building machine."""
-    results = bench.speed_rows(budget=0.05, optional=True)
-    names = list(results[0][1])
+    """softmax per call at growing lengths, as measured by measure_speed.py.
+
+    The figures are read from ``speed.json``, not timed during the build, so
+    the page says the same at every build and says where they were taken.
+    """
+    figures = json.loads(measure_speed.FIGURES.read_text(encoding="utf-8"))
+    names = list(figures["seconds_per_call"][0]["seconds"])
     rows = [("scores in the row",) + tuple(f"`{name}`" for name in names)]
-    for n, times in results:
-        rows.append((f"{n:,}",) + tuple(bench.format_seconds(times[name]) for name in names))
-    machine = f"Python {platform.python_version()} on {platform.machine()}"
-    return (markdown_table(rows) + f"\n\nSeconds per call, best of three, timed "
-            f"when this page was built ({machine}).\n{{ .lesson-table-caption }}")
+    for row in figures["seconds_per_call"]:
+        rows.append((f"{row['scores']:,}",) + tuple(
+            f"{microseconds(row['seconds'][name])} µs" for name in names))
+    machine = figures["machine"]
+    libraries = "".join(f", {name} {version}" for name, version in figures["libraries"].items())
+    return (markdown_table(rows) + "\n\nTime per call in microseconds (µs), best of three. "
+            f"Measured on {figures['taken'][:10]} on a {machine['cores']}-core "
+            f"{machine['cpu']} ({machine['system']}, Python {machine['python']}{libraries}, "
+            f"load average {machine['load_average']:.1f}) with `{figures['command']}`; "
+            "your machine will differ, the proportions less so.\n"
+            "{ .lesson-table-caption }")
+
+
+def microseconds(seconds):
+    """A time in µs with three significant figures: 4.05, 192, 48,700.
+
+    >>> microseconds(4.049e-06), microseconds(0.000192), microseconds(0.04872)
+    ('4.05', '192', '48,700')
+    """
+    value = float(f"{seconds * 1e6:.3g}")
+    return f"{value:,.{max(0, 2 - math.floor(math.log10(value)))}f}"
 
 
 def widget():
@@ -203,30 +242,13 @@ PLACEHOLDERS = {
 }
 
 
-def on_page_markdown(markdown, page, config, files):
+def expand(markdown):
+    """``markdown`` with every placeholder line replaced by its Markdown."""
     def replace(match):
         indent, name, args = match.group(1), match.group(2), match.group(3).split()
         if name not in PLACEHOLDERS:
-            raise ValueError(f"{page.file.src_path}: unknown placeholder {{{{ {name} }}}}")
+            raise ValueError(f"unknown placeholder {{{{ {name} }}}} in the line "
+                             f"{match.group(0).strip()!r}; known: {', '.join(PLACEHOLDERS)}")
         text = PLACEHOLDERS[name](*args)
         return "\n".join(indent + line if line else line for line in text.splitlines())
     return PLACEHOLDER.sub(replace, markdown)
-
-
-# --- Math -----------------------------------------------------------------
-
-BLOCK_MATH = re.compile(r'<div class="arithmatex">\s*\\\[(.*?)\\\]\s*</div>', re.S)
-INLINE_MATH = re.compile(r'<span class="arithmatex">\\\((.*?)\\\)</span>', re.S)
-
-
-def mathml(tex, display):
-    tex = html.unescape(tex).strip()
-    markup = convert(tex, display=display)
-    label = html.escape(tex, quote=True)
-    return markup.replace("<math ", f'<math alttext="{label}" ', 1)
-
-
-def on_page_content(content, page, config, files):
-    content = BLOCK_MATH.sub(
-        lambda m: f'<div class="math-block">{mathml(m.group(1), "block")}</div>', content)
-    return INLINE_MATH.sub(lambda m: mathml(m.group(1), "inline"), content)

@@ -1,0 +1,50 @@
+"""Python-Markdown extension: the lesson's numbers and math, made at build time.
+
+Listed in ``mkdocs.yml`` under ``markdown_extensions`` as
+``lesson_docs.lesson_markdown``, so MkDocs with Material and Zensical (which
+runs Python-Markdown extensions but not MkDocs hooks) build the same pages:
+
+1. Placeholders such as ``{{ table }}`` are replaced, before any other
+   Markdown is read, by Markdown that :mod:`lesson` computes now
+   (:mod:`lesson_docs.lesson_site`), so no number is typed in by hand.  An
+   unknown placeholder stops the build.
+2. Math written for ``pymdownx.arithmatex`` (generic mode) becomes MathML
+   (:mod:`lesson_docs.lesson_math`) once the page is HTML.
+
+``lesson_docs`` is this folder, installed by ``pip install -e ".[docs]"``
+(see ``pyproject.toml``), so the extension imports from any working folder.
+"""
+
+from markdown.extensions import Extension
+from markdown.postprocessors import Postprocessor
+from markdown.preprocessors import Preprocessor
+
+from .lesson_math import replace_math
+from .lesson_site import expand
+
+
+class PlaceholderPreprocessor(Preprocessor):
+    """``{{ name args }}`` lines -> the Markdown that ``lesson`` computes."""
+
+    def run(self, lines):
+        return expand("\n".join(lines)).split("\n")
+
+
+class MathPostprocessor(Postprocessor):
+    """Arithmatex's ``\\(...\\)`` and ``\\[...\\]`` -> MathML."""
+
+    def run(self, text):
+        return replace_math(text)
+
+
+class LessonExtension(Extension):
+    def extendMarkdown(self, md):
+        # Before snippets (32), whitespace (30) and fenced code (25): the
+        # Markdown a placeholder makes is read like the page's own.
+        md.preprocessors.register(PlaceholderPreprocessor(md), "lesson_placeholders", 40)
+        # After the raw HTML stash is restored (30), so Arithmatex's output is there.
+        md.postprocessors.register(MathPostprocessor(md), "lesson_math", 25)
+
+
+def makeExtension(**kwargs):
+    return LessonExtension(**kwargs)
