@@ -158,7 +158,7 @@
     this.live = element("p", { "class": "sw-live", "aria-live": "polite" });
 
     var output = element("div", { "class": "sw-output" });
-    this.plot = svgElement("svg", { viewBox: "-110 -110 220 220", width: "220", height: "220",
+    this.plot = svgElement("svg", { viewBox: "-125 -125 250 250", width: "240", height: "240",
                                     "class": "sw-plot", "aria-hidden": "true" });
     this.mixText = element("p", { "class": "sw-mix" });
     var words = element("div", { "class": "sw-output-text" });
@@ -322,9 +322,11 @@
       var dot = svgElement("circle", { cx: String(x), cy: String(y), r: (4 + 14 * Math.sqrt(w)).toFixed(1),
                                        "class": "sw-value-dot" + (w === 0 ? " is-zero" : "") });
       svg.append(dot);
-      var label = svgElement("text", { x: String(x + (x >= 0 ? 8 : -8)), y: String(y - 10),
-                                       "text-anchor": x >= 0 ? "start" : "end",
-                                       "class": "sw-plot-label" });
+      /* The label sits beyond the circle, on the far side from the origin. */
+      var length = Math.sqrt(x * x + y * y) || 1, r = 4 + 14 * Math.sqrt(w) + 10;
+      var label = svgElement("text", { x: (x + r * x / length).toFixed(1),
+                                       y: (y + r * y / length + 5).toFixed(1),
+                                       "text-anchor": "middle", "class": "sw-plot-label" });
       label.textContent = "v" + (i + 1);
       svg.append(label);
     });
@@ -334,7 +336,8 @@
                                       "class": "sw-output-line" }));
       svg.append(svgElement("circle", { cx: ox.toFixed(2), cy: oy.toFixed(2), r: "6",
                                         "class": "sw-output-dot" }));
-      var label = svgElement("text", { x: (ox + 9).toFixed(2), y: (oy + 16).toFixed(2),
+      var label = svgElement("text", { x: (ox - 8).toFixed(2), y: (oy - 9).toFixed(2),
+                                       "text-anchor": "end",
                                        "class": "sw-plot-label sw-output-label" });
       label.textContent = "O";
       svg.append(label);
