@@ -487,9 +487,9 @@ def _soft_argmax_figure():
     series = []
     for T, dash in ((1, ""), (0.25, "6 3")):
         series.append((f"softmax, T = {T:g}",
-                       [(x, lesson.softmax([x / T, 0])[0]) for x in xs], dash))
+                       [(x, lesson.softmax([x / T, 0])[0]) for x in xs], dash, len(series)))
     step = [(x, 0.0) for x in xs if x < 0] + [(0, 0.0), (0, 1.0)] + [(x, 1.0) for x in xs if x > 0]
-    series.append(("hard argmax", step, "2 3"))
+    series.append(("hard argmax", step, "2 3", 2))
     svg = line_chart(series, x_range=(-4, 4), y_range=(0, 1), x_ticks=range(-4, 5, 2),
                      y_ticks=(0, 0.5, 1), x_label="score of key 1 (key 2 scores 0)",
                      y_label="weight of key 1",
@@ -565,9 +565,10 @@ def scaling(part):
         xs = [math.log2(r["d_k"]) for r in rows]
         ticks = [(math.log2(d), str(d)) for d in SCALING_DIMS]
         spread = line_chart(
-            [("q\u00b7k, unscaled", list(zip(xs, (r["spread"] for r in rows))), ""),
-             ("\u221ad\u2096", list(zip(xs, (math.sqrt(r["d_k"]) for r in rows))), "2 3"),
-             ("q\u00b7k / \u221ad\u2096", list(zip(xs, (r["spread_scaled"] for r in rows))), "6 3")],
+            [("q\u00b7k, unscaled", list(zip(xs, (r["spread"] for r in rows))), "", 0),
+             ("\u221ad\u2096", list(zip(xs, (math.sqrt(r["d_k"]) for r in rows))), "2 3", 1),
+             ("q\u00b7k / \u221ad\u2096, scaled",
+              list(zip(xs, (r["spread_scaled"] for r in rows))), "6 3", 2)],
             x_range=(0, 8), y_range=(0, 17), x_ticks=ticks, y_ticks=(0, 4, 8, 12, 16),
             x_label="d\u2096 (log scale)", y_label="spread of the scores",
             alt="Line chart: the spread of q dot k grows with d_k, following the square "
@@ -575,18 +576,18 @@ def scaling(part):
                 + "); divided by the square root it stays near 1.")
         top = math.log(SCALING_KEYS)
         entropy = line_chart(
-            [("scaled", list(zip(xs, (r["h_scaled"] for r in rows))), "6 3"),
-             ("unscaled", list(zip(xs, (r["h_raw"] for r in rows))), "")],
+            [("unscaled", list(zip(xs, (r["h_raw"] for r in rows))), "", 0),
+             ("scaled", list(zip(xs, (r["h_scaled"] for r in rows))), "6 3", 2)],
             x_range=(0, 8), y_range=(0, top), x_ticks=ticks,
-            y_ticks=[(0, "0"), (1, "1"), (2, "2"), (top, f"ln {SCALING_KEYS}")],
+            y_ticks=[(0, "0"), (1, "1"), (top, f"ln {SCALING_KEYS}")],
             x_label="d\u2096 (log scale)", y_label="entropy of the weights (nats)",
             alt="Line chart: mean entropy of the weights over 8 keys. Scaled, it stays "
                 "near " + f"{rows[-1]['h_scaled']:.2f}" + " nats at every d_k; unscaled "
                 "it falls from " + f"{rows[0]['h_raw']:.2f} to {rows[-1]['h_raw']:.2f}"
                 + " nats: the weights collapse towards one key.")
         return (f'<figure class="lesson-figure-box lesson-figure-pair">{spread}{entropy}'
-                f"<figcaption>Left: the spread of q\u00b7k grows like \u221ad\u2096; "
-                f"divided by \u221ad\u2096 it stays near 1. Right: without the division "
+                f"<figcaption>First chart: the spread of q\u00b7k grows like \u221ad\u2096; "
+                f"divided by \u221ad\u2096 it stays near 1. Second chart: without the division "
                 f"the weights' entropy falls as d\u2096 grows (the weights collapse "
                 f"towards one key); with it, the entropy stays put.</figcaption></figure>")
     raise ValueError(f"scaling: unknown part {part!r}")
@@ -601,8 +602,8 @@ COLOURS = ("var(--lesson-figure-fill, #3949ab)", "var(--lesson-figure-second, #c
 
 
 def line_chart(series, x_range, y_range, x_ticks, y_ticks, x_label, y_label, alt):
-    """An SVG line chart: series of (name, [(x, y), ...], dash pattern)."""
-    width, height, left, right, top, bottom = 340, 250, 46, 12, 14, 62
+    """An SVG line chart: series of (name, [(x, y), ...], dash pattern, colour number)."""
+    width, height, left, right, top, bottom = 320, 262, 46, 12, 14, 74
     plot_w, plot_h = width - left - right, height - top - bottom
 
     def px(x):
@@ -630,9 +631,12 @@ def line_chart(series, x_range, y_range, x_ticks, y_ticks, x_label, y_label, alt
     body.append(text(left + plot_w / 2, top + plot_h + 30, x_label))
     body.append(text(12, top + plot_h / 2, y_label,
                      extra=f' transform="rotate(-90 12 {top + plot_h / 2:.1f})"'))
-    legend_y = height - 12
+    legend_y = top + plot_h + 50
     legend_x = left
-    for (name, points, dash), colour in zip(series, COLOURS):
+    for name, points, dash, number in series:
+        colour = COLOURS[number]
+        if legend_x + 30 + 6 * len(name) > width:          # the legend wraps
+            legend_x, legend_y = left, legend_y + 17
         path = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in points)
         style = f' stroke-dasharray="{dash}"' if dash else ""
         body.append(f'<polyline points="{path}" fill="none" stroke="{colour}" '
@@ -643,7 +647,7 @@ def line_chart(series, x_range, y_range, x_ticks, y_ticks, x_label, y_label, alt
         body.append(f'<line x1="{legend_x}" y1="{legend_y - 4}" x2="{legend_x + 22}" '
                     f'y2="{legend_y - 4}" stroke="{colour}" stroke-width="2.2"{style}/>')
         body.append(text(legend_x + 26, legend_y, name, anchor="start"))
-        legend_x += 34 + 6.2 * len(name)
+        legend_x += 38 + 6 * len(name)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
             f'width="{width}" height="{height}" role="img" aria-label="{html.escape(alt)}" '
             f'class="lesson-figure" font-family="sans-serif"><title>{html.escape(alt)}'
