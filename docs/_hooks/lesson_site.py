@@ -153,7 +153,8 @@ def figure(name):
             f"Heatmap of causal self-attention over the tokens {' '.join(tokens)!r}: the "
             f"upper triangle is masked; {tokens[0]!r} puts weight 1.00 on itself; every "
             "row sums to 1"))
-        caption = ("Causal attention over four tokens. Hatched cells are masked "
+        caption = (f"Causal attention over the tokens \u201c{' '.join(tokens)}\u201d: each "
+                   "looks only at itself and the tokens before it. Hatched cells are masked "
                    "(\u2212\u221e before softmax, weight exactly 0); a faintly coloured "
                    "cell is a small weight, not a masked one. Each row sums to 1.")
     else:
