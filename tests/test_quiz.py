@@ -340,3 +340,30 @@ def test_install_step_then_starter_works(tmp_path):
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "def softmax" in (work / "softmax_exercise.py").read_text()
+
+
+# --- The two new pages, as a learner sees them -------------------------------
+
+RAW_TEX = ["\\frac", "\\sqrt", "\\cdot", "\\partial", "\\(", "\\["]
+
+
+@pytest.mark.parametrize("name", ["why-softmax", "why-scaling"])
+def test_why_pages_render_offline_without_errors(open_page, shots, name):
+    for scheme, width in (("light", 1280), ("dark", 1280), ("light", 390)):
+        view = open_page(name, scheme=scheme, width=width)
+        text = view.page.inner_text("article")
+        assert not [t for t in RAW_TEX if t in text]
+        assert view.page.locator("article math").count() > 3
+        view.page.screenshot(path=os.path.join(shots, f"{name}-{scheme}-{width}.png"),
+                             full_page=True)
+        assert view.errors == []
+        assert all(url.startswith(("file:", "data:")) for url in view.requests)
+        assert view.page.evaluate("document.documentElement.scrollWidth "
+                                  "<= document.documentElement.clientWidth")
+        for table in view.page.locator(".lesson-compact table").all():
+            assert table.evaluate("t => t.scrollWidth <= t.parentElement.clientWidth + 1")
+        figures = view.page.locator("figure svg[role=img]")
+        assert figures.count() >= 1
+        for i in range(figures.count()):
+            assert figures.nth(i).get_attribute("aria-label")
+            assert figures.nth(i).bounding_box()["width"] > 200

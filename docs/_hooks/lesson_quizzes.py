@@ -447,6 +447,11 @@ def answer_box(name):
 
 # --- Why exponentiate? -------------------------------------------------------
 
+def compact(markdown):
+    """A table kept narrow enough for a phone (see widget.css)."""
+    return f'<div class="lesson-compact" markdown="1">\n\n{markdown}\n\n</div>'
+
+
 def _argmax_row(scores):
     top = max(scores)
     first = scores.index(top)
@@ -464,7 +469,7 @@ def why_softmax(part):
             rows.append(f"| {_list(scores, 2)} | {naive} | "
                         f"{_list(lesson.softmax(scores), 2)} | "
                         f"{_list(_argmax_row(scores), 0)} |")
-        return "\n".join(rows)
+        return compact("\n".join(rows))
     if part == "temperature":
         s = example.TABLE_SCORES
         rows = ["| T | weights | entropy (nats) |", "| ---: | ---: | ---: |"]
@@ -472,7 +477,7 @@ def why_softmax(part):
             w = lesson.softmax([x / T for x in s])
             rows.append(f"| {T:g} | [{', '.join(_g(x) for x in w)}] | "
                         f"{fmt(lesson.entropy(w))} |")
-        return "\n".join(rows) + (
+        return compact("\n".join(rows)) + (
             f"\n\nargmax of the same scores: {_list(_argmax_row(s), 0)}; "
             f"equal weights: [{', '.join(_g(1 / len(s)) for _ in s)}], "
             f"entropy ln {len(s)} = {fmt(math.log(len(s)))}.\n"
@@ -545,15 +550,16 @@ def scaling(part):
     """The sqrt(d_k) experiment as a table or a figure."""
     rows = scaling_experiment()
     if part == "table":
-        lines = ["| \\(d_k\\) | \\(\\sqrt{d_k}\\) | spread of \\(q \\cdot k\\) | "
-                 "spread of \\(q \\cdot k / \\sqrt{d_k}\\) | largest weight, unscaled | "
-                 "largest weight, scaled | entropy, unscaled | entropy, scaled |",
-                 "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        spread = ["| \\(d_k\\) | \\(\\sqrt{d_k}\\) | spread of \\(q \\cdot k\\) | "
+                  "spread of \\(q \\cdot k / \\sqrt{d_k}\\) |", "| ---: | ---: | ---: | ---: |"]
+        weights = ["| \\(d_k\\) | largest weight, unscaled | largest weight, scaled | "
+                   "entropy, unscaled | entropy, scaled |", "| ---: | ---: | ---: | ---: | ---: |"]
         for r in rows:
-            lines.append(f"| {r['d_k']} | {math.sqrt(r['d_k']):g} | {r['spread']:.2f} | "
-                         f"{r['spread_scaled']:.2f} | {r['top_raw']:.2f} | "
-                         f"{r['top_scaled']:.2f} | {r['h_raw']:.2f} | {r['h_scaled']:.2f} |")
-        return "\n".join(lines) + (
+            spread.append(f"| {r['d_k']} | {math.sqrt(r['d_k']):g} | {r['spread']:.2f} | "
+                          f"{r['spread_scaled']:.2f} |")
+            weights.append(f"| {r['d_k']} | {r['top_raw']:.2f} | {r['top_scaled']:.2f} | "
+                           f"{r['h_raw']:.2f} | {r['h_scaled']:.2f} |")
+        return compact("\n".join(spread)) + "\n\n" + compact("\n".join(weights)) + (
             f"\n\n{SCALING_TRIALS} random queries per row, each against {SCALING_KEYS} "
             f"random keys; every entry drawn from a normal distribution with mean 0 and "
             f"spread 1 (Python's `random.Random({SCALING_SEED})`), computed with "
