@@ -367,3 +367,21 @@ def test_why_pages_render_offline_without_errors(open_page, shots, name):
         for i in range(figures.count()):
             assert figures.nth(i).get_attribute("aria-label")
             assert figures.nth(i).bounding_box()["width"] > 200
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_keyboard_focus_is_visible_on_questions(open_page, scheme):
+    for name, selector in (("check", "#quiz-rows input[type=radio]"),
+                           ("by-hand", "#answer-first-weight-input"),
+                           ("by-hand", "#answer-first-weight button")):
+        view = open_page(name, scheme=scheme)
+        target = view.page.locator(selector).first
+        target.scroll_into_view_if_needed()
+        box = target.bounding_box()
+        clip = {"x": box["x"] - 8, "y": box["y"] - 8,
+                "width": box["width"] + 16, "height": box["height"] + 16}
+        before = view.page.screenshot(clip=clip)
+        target.focus()
+        view.page.keyboard.press("Shift")                 # a key press: :focus-visible
+        assert view.page.screenshot(clip=clip) != before, (name, selector, scheme)
+        assert target.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"

@@ -365,3 +365,21 @@ def test_numbers_line_up_on_the_decimal_point(open_page):
     table_box = view.page.locator(".sw-table-wrap table").bounding_box()
     wrap_box = view.page.locator(".sw-table-wrap").bounding_box()
     assert abs(table_box["width"] - wrap_box["width"]) < 2   # rules reach the box's edge
+
+
+def test_mask_and_shift_work_from_the_keyboard(open_page):
+    view = open_page("index")
+    _, _, before, _ = shown(view)
+    view.page.focus("#softmax-widget-0-m1")
+    view.page.keyboard.press("Space")
+    scores, t, weights, _ = shown(view)
+    assert weights[0] == "0" and weights == [fmt_weight(w) for w in
+                                             softmax([NEG_INF] + scores[1:])]
+    view.page.keyboard.press("Space")
+    assert shown(view)[2] == before
+    view.page.focus("#softmax-widget-0-c")
+    for _ in range(10):
+        view.page.keyboard.press("ArrowRight")
+    assert view.page.evaluate("lessonWidget.widgets[0].shift") == pytest.approx(1.0)
+    assert shown(view)[2] == before
+    assert view.errors == []
