@@ -124,7 +124,7 @@ def _shift():
           f"by the same factor e<sup>{c}</sup>, and dividing by the sum cancels it: "
           f"the weights stay {_list(after)}."),
          ("The largest weight grows and the others shrink", False,
-          f"That is what multiplying the scores does, because it stretches the gaps "
+          f"That is what multiplying the scores by more than 1 does: it stretches the gaps "
           f"between them. Adding {c} moves every score by the same amount, so the "
           f"gaps, and the weights {_list(after)}, stay as they were.")],
         f"softmax({_list(s, 2)}) = {_list(before)} and "
