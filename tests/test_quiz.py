@@ -385,3 +385,11 @@ def test_keyboard_focus_is_visible_on_questions(open_page, scheme):
         view.page.keyboard.press("Shift")                 # a key press: :focus-visible
         assert view.page.screenshot(clip=clip) != before, (name, selector, scheme)
         assert target.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"
+
+
+def test_an_answer_that_is_not_a_number_is_asked_for_again(open_page):
+    view = open_page(ANSWER_PAGE)
+    for text in ["<b>0.9</b>", "zero point six", "0.6.7"]:
+        verdict, said = submit(view, "first-weight", text)
+        assert "is-wrong" in verdict and said.startswith("Type a number"), text
+    assert view.page.locator("#answer-first-weight .answer-feedback b").count() == 0

@@ -62,6 +62,13 @@
     });
   }
 
+  /* What the learner typed, shown back as text, never as markup. */
+  function escape(text) {
+    var span = document.createElement("span");
+    span.textContent = text;
+    return span.innerHTML;
+  }
+
   function close(x, value, tolerance) {
     return Math.abs(x - value) <= tolerance * (1 + 1e-9);
   }
@@ -95,7 +102,7 @@
         spec.shown + ": round " + spec.answer.toFixed(spec.decimals + 3) +
         " to the nearest, rather than cutting it off."];
     }
-    return ["wrong", "Not " + text.trim() + ". " + spec.hint];
+    return ["wrong", "Not " + escape(text.trim()) + ". " + spec.hint];
   }
 
   function startAnswer(form) {
