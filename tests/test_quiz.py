@@ -148,8 +148,7 @@ def test_choosing_an_option_answers_at_once_with_its_reason(open_page, name):
                                     f".quiz-why").text_content()
             assert why.strip() in feedback.text_content()
             assert ("right." in feedback.inner_text()) == right
-            assert "is-right" in feedback.get_attribute("class") if right else \
-                "is-wrong" in feedback.get_attribute("class")
+            assert ("is-right" if right else "is-wrong") in feedback.get_attribute("class")
     assert view.errors == []
 
 
@@ -296,8 +295,8 @@ def test_widget_and_questions_have_no_serious_axe_violations(open_page, name, sc
 
 # --- Getting the lesson on your machine ----------------------------------------
 
-INSTALL = re.compile(r"^\s*python3 -m venv \.venv && \. \.venv/bin/activate && "
-                     r"python -m pip install -e \.$", re.M)
+INSTALL = re.compile(r"^ *python3 -m venv \.venv\n *\. \.venv/bin/activate\n"
+                     r" *python -m pip install -e \.\n", re.M)
 
 
 def test_the_pages_give_the_same_install_step():

@@ -178,11 +178,9 @@ def test_masking_every_key_says_what_the_lesson_says(open_page):
     view = open_page("index")
     for i in (1, 2, 3):
         view.page.check(f"#softmax-widget-0-m{i}")
-    try:
+    with pytest.raises(ValueError) as error:
         softmax([NEG_INF, NEG_INF])
-    except ValueError as error:
-        message = str(error)
-    assert message in view.page.inner_text(".sw-summary")
+    assert str(error.value) in view.page.inner_text(".sw-summary")
     view.page.uncheck("#softmax-widget-0-m3")
     assert shown(view)[2] == ["0", "0", "1"]
     assert view.errors == []
