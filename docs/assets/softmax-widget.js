@@ -279,6 +279,7 @@
     if (!weights) {
       this.summary.textContent = "Every key is masked, so there are no weights: " +
         "lesson.softmax raises " + this.allMasked + ".";
+      this.output = null;
       this.mixText.textContent = "No output: a query needs at least one key it may see.";
       this.drawPlot(values, null, null);
       this.announce("Every key is masked: no weights.");
