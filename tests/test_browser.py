@@ -41,7 +41,7 @@ def test_math_is_drawn_with_real_size(open_page, name):
 
 
 def test_idea_page_shows_the_lessons_table(open_page):
-    text = open_page("index").page.inner_text("article table")
+    text = open_page("index").page.inner_text(".softmax-widget table")
     for number in ["0.7071", "0.4931", "0.1814", "0.5972", "0.2945", "0.1083"]:
         assert number in text
 

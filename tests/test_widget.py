@@ -5,12 +5,18 @@ widget actually holds, formatted the way the lesson's table formats them.
 """
 
 import math
+import os
+import pathlib
+import sys
 
 import pytest
 
 from lesson import entropy, softmax
 from lesson.cli import fmt
 from lesson.example import TABLE_SCORES
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "docs" / "_hooks"))
+import lesson_quizzes  # noqa: E402  (the site build's data for the widget)
 
 
 def shown(view):
@@ -22,8 +28,17 @@ def shown(view):
     return state[0], state[1], cells, view.page.inner_text(".sw-summary")
 
 
+def fmt_weight(w):
+    """A weight as the widget shows it: only an exact 0 shows as 0."""
+    if 0 < w < 0.00005:
+        return "<0.0001"
+    if 0.99995 <= w < 1:
+        return ">0.9999"
+    return fmt(w)
+
+
 def expected_weights(scores, temperature):
-    return [fmt(w) for w in softmax([s / temperature for s in scores])]
+    return [fmt_weight(w) for w in softmax([s / temperature for s in scores])]
 
 
 def test_widget_starts_at_the_lessons_table(open_page):
@@ -132,3 +147,237 @@ def test_causal_heatmap_marks_masked_cells_apart_from_small_weights(open_page):
     hatched = svg.locator('rect[fill="url(#hatch)"]').count()
     assert hatched == 6                                   # the upper triangle of 4 x 4
     assert svg.locator("text", has_text="\u2212\u221e").count() == 6
+
+
+# --- Mask, shift, output, and the widget's accessibility -------------------
+
+NEG_INF = float("-inf")
+
+
+def table(view):
+    """The live table as text: header row, then one list of cells per key."""
+    return view.page.eval_on_selector_all(
+        ".softmax-widget table tr",
+        "rows => rows.map(r => Array.from(r.children).map(c => c.textContent))")
+
+
+def test_masking_a_key_gives_it_weight_exactly_zero_and_renormalises_the_rest(open_page):
+    view = open_page("index")
+    view.page.check("#softmax-widget-0-m2")
+    scores, t, weights, summary = shown(view)
+    expected = softmax([scores[0], NEG_INF, scores[2]])
+    assert weights == [fmt(expected[0]), "0", fmt(expected[2])]
+    assert table(view)[2][1:3] == ["-inf", "-inf"]
+    assert "Sum of the weights: 1." in summary
+    view.page.uncheck("#softmax-widget-0-m2")
+    assert shown(view)[2] == expected_weights(scores, t)
+    assert view.errors == []
+
+
+def test_masking_every_key_says_what_the_lesson_says(open_page):
+    view = open_page("index")
+    for i in (1, 2, 3):
+        view.page.check(f"#softmax-widget-0-m{i}")
+    with pytest.raises(ValueError) as error:
+        softmax([NEG_INF, NEG_INF])
+    assert str(error.value) in view.page.inner_text(".sw-summary")
+    view.page.uncheck("#softmax-widget-0-m3")
+    assert shown(view)[2] == ["0", "0", "1"]
+    assert view.errors == []
+
+
+def test_shifting_every_score_moves_no_weight(open_page):
+    view = open_page("index")
+    _, _, before, _ = shown(view)
+    static = table(view)[0]
+    for c in ("3", "-4.5", "0"):
+        view.page.fill("#softmax-widget-0-c", c)
+        rows = table(view)
+        assert [row[-1] for row in rows[1:]] == before
+        assert [row[1] for row in rows[1:]] == [fmt(s + float(c)) for s in TABLE_SCORES]
+        assert rows[0][1] == ("score" if c == "0" else "score + c")
+    assert table(view)[0] == static
+    assert view.errors == []
+
+
+def test_headers_are_the_static_tables_and_name_the_temperature(browser, built_site, open_page):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto((built_site / "index.html").as_uri())
+    static = page.eval_on_selector_all(".softmax-widget th", "ths => ths.map(t => t.textContent)")
+    context.close()
+    view = open_page("index")
+    assert table(view)[0] == static                   # no text changes when JS loads
+    view.page.fill("#softmax-widget-0-t", "0.5")
+    live = table(view)[0]
+    assert live == [h if i == 0 else h.replace("score", "score/T") for i, h in enumerate(static)]
+    assert any(h.startswith("score/T ") and h.endswith("max") for h in live)
+
+
+def test_tiny_weights_never_show_as_zero(open_page):
+    view = open_page("index")
+    view.page.fill("#softmax-widget-0-t", "-1")       # T = 0.1: key 3's weight is ~4e-8
+    scores, t, weights, _ = shown(view)
+    exact = softmax([s / t for s in scores])
+    assert 0 < exact[2] < 0.00005 and weights[2] == "<0.0001"
+    assert table(view)[3][3] == "<0.0001"             # its exp too
+    view.page.check("#softmax-widget-0-m3")
+    assert shown(view)[2][2] == "0"                   # only a masked key shows 0
+
+
+def test_output_is_the_weighted_mix_of_the_values_and_moves(open_page):
+    view = open_page("index")
+    values = lesson_quizzes.WIDGET_VALUES
+
+    def output():
+        return view.page.evaluate("() => lessonWidget.widgets[0].output")
+
+    def dot():
+        return view.page.eval_on_selector(".sw-output-dot", "c => [c.getAttribute('cx'), "
+                                                            "c.getAttribute('cy')]")
+    for move in (None, "#softmax-widget-0-s2"):
+        if move:
+            view.page.fill(move, "3")
+        scores, t, _, _ = shown(view)
+        w = softmax(scores)
+        expected = [math.fsum(wi * v[j] for wi, v in zip(w, values)) for j in (0, 1)]
+        assert output() == pytest.approx(expected, abs=1e-12)
+        assert f"[{fmt(expected[0])}, {fmt(expected[1])}]" in view.page.inner_text(".sw-mix")
+        cx, cy = map(float, dot())
+        assert (cx, -cy) == pytest.approx((40 * expected[0], 40 * expected[1]), abs=0.01)
+    view.page.check("#softmax-widget-0-m1")
+    view.page.check("#softmax-widget-0-m3")            # only key 2 is left: O = v2
+    assert output() == pytest.approx(values[1])
+    assert view.errors == []
+
+
+def test_controls_are_named_by_their_visible_labels(open_page):
+    view = open_page("index")
+    sliders = view.page.locator(".softmax-widget input[type=range]")
+    assert sliders.count() == 5
+    for i in range(sliders.count()):
+        slider = sliders.nth(i)
+        label = slider.evaluate("e => e.labels[0].textContent")
+        assert slider.get_attribute("aria-label") is None
+        assert view.page.get_by_role("slider", name=label, exact=True).count() == 1
+    for i in (1, 2, 3):
+        assert view.page.get_by_role("checkbox", name=f"mask key {i}").count() == 1
+        assert "mask" in view.page.inner_text(f"label[for=softmax-widget-0-m{i}]")
+
+
+def test_temperature_slider_announces_t(open_page):
+    view = open_page("index")
+    slider = view.page.locator("#softmax-widget-0-t")
+    assert slider.get_attribute("aria-valuetext") == "T = 1.00"
+    view.page.fill("#softmax-widget-0-t", "-0.5")
+    assert slider.get_attribute("aria-valuetext") == f"T = {10 ** -0.5:.2f}"
+
+
+def test_weights_are_announced_once_briefly(open_page):
+    view = open_page("index")
+    assert view.page.locator(".softmax-widget [aria-live]").count() == 1
+    view.page.focus("#softmax-widget-0-s1")
+    for _ in range(5):
+        view.page.keyboard.press("ArrowRight")
+    view.page.wait_for_timeout(900)
+    scores, t, _, _ = shown(view)
+    said = view.page.inner_text(".sw-live")
+    assert said == "Weights " + ", ".join(fmt(w) for w in softmax(scores))
+    assert len(said) < 40
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_keyboard_focus_is_visible_on_every_control(open_page, scheme):
+    view = open_page("index", scheme=scheme)
+    page = view.page
+    for selector in ("#softmax-widget-0-s1", "#softmax-widget-0-m1", "#softmax-widget-0-t",
+                     ".sw-buttons button"):
+        target = page.locator(selector).first
+        target.scroll_into_view_if_needed()
+        box = target.bounding_box()
+        clip = {"x": box["x"] - 8, "y": box["y"] - 8,
+                "width": box["width"] + 16, "height": box["height"] + 16}
+        page.evaluate("document.activeElement && document.activeElement.blur()")
+        before = page.screenshot(clip=clip)
+        target.focus()
+        page.keyboard.press("Shift")                     # a key press: :focus-visible
+        after = page.screenshot(clip=clip)
+        assert before != after, f"{selector}: focus changes nothing on screen ({scheme})"
+        assert target.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"
+
+
+def luminance(rgb):
+    def channel(c):
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b):
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+COLOUR = """css => { const probe = document.createElement('span');
+  probe.style.color = css; document.querySelector('.softmax-widget').append(probe);
+  const value = getComputedStyle(probe).color; probe.remove();
+  return value.match(/[\\d.]+/g).slice(0, 3).map(Number); }"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_widget_colours_have_contrast(open_page, scheme):
+    view = open_page("index", scheme=scheme)
+    page = view.page
+    background = page.evaluate(COLOUR, "var(--md-default-bg-color)")
+    button = page.locator(".sw-buttons button").first.evaluate(
+        "e => getComputedStyle(e).color.match(/[\\d.]+/g).slice(0, 3).map(Number)")
+    assert contrast(button, background) >= 4.5
+    thumb = page.evaluate(COLOUR, "var(--sw-accent)")
+    assert contrast(thumb, background) >= 3
+    track = page.evaluate(COLOUR, "var(--sw-track)")
+    if scheme == "dark":
+        assert luminance(track) < 0.3, "a dark page's slider track must not be bright white"
+
+
+def test_every_weight_is_visible_on_a_phone(open_page, shots):
+    view = open_page("index", width=390)
+    page = view.page
+    page.locator(".softmax-widget").scroll_into_view_if_needed()
+    page.screenshot(path=os.path.join(shots, "widget-phone.png"))
+    wrap = page.locator(".sw-table-wrap")
+    assert wrap.evaluate("e => e.scrollWidth <= e.clientWidth")
+    for cell in page.locator(".softmax-widget table tr td:last-child").all():
+        box = cell.bounding_box()
+        assert box["x"] + box["width"] <= 390
+    label = page.locator("label[for=softmax-widget-0-t]")
+    assert label.evaluate("e => e.getBoundingClientRect().height") < 30   # one line
+
+
+def test_numbers_line_up_on_the_decimal_point(open_page):
+    view = open_page("index")
+    points = view.page.eval_on_selector_all(
+        ".softmax-widget table td:nth-child(4) .sw-frac",
+        "spans => spans.map(s => s.getBoundingClientRect().left)")
+    assert len(points) == 3 and max(points) - min(points) < 0.5
+    table_box = view.page.locator(".sw-table-wrap table").bounding_box()
+    wrap_box = view.page.locator(".sw-table-wrap").bounding_box()
+    assert abs(table_box["width"] - wrap_box["width"]) < 2   # rules reach the box's edge
+
+
+def test_mask_and_shift_work_from_the_keyboard(open_page):
+    view = open_page("index")
+    _, _, before, _ = shown(view)
+    view.page.focus("#softmax-widget-0-m1")
+    view.page.keyboard.press("Space")
+    scores, t, weights, _ = shown(view)
+    assert weights[0] == "0" and weights == [fmt_weight(w) for w in
+                                             softmax([NEG_INF] + scores[1:])]
+    view.page.keyboard.press("Space")
+    assert shown(view)[2] == before
+    view.page.focus("#softmax-widget-0-c")
+    for _ in range(10):
+        view.page.keyboard.press("ArrowRight")
+    assert view.page.evaluate("lessonWidget.widgets[0].shift") == pytest.approx(1.0)
+    assert shown(view)[2] == before
+    assert view.errors == []

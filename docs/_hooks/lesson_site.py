@@ -21,6 +21,7 @@ import shutil
 import tempfile
 
 import lesson
+import lesson_quizzes
 from lesson import bench, example, exercise, figures
 from lesson.cli import fmt_list, table_rows
 
@@ -166,8 +167,7 @@ def widget():
     Without JavaScript the reader sees the lesson's table as it is; with it,
     sliders for the same scores (the first exactly 1/sqrt(2)) replace it.
     """
-    scores = " ".join(repr(s) for s in example.TABLE_SCORES)
-    return (f'<div class="softmax-widget" markdown="1" data-scores="{scores}">\n\n'
+    return (f'<div class="softmax-widget" markdown="1" {lesson_quizzes.widget_attributes()}>\n\n'
             f"{table()}\n\n</div>")
 
 
@@ -187,11 +187,13 @@ def figure(name):
                    "sums to 1.")
     elif name == "causal":
         A, M = example.causal_example()
-        tokens = [f"token {i}" for i in range(len(A))]
+        tokens = list(lesson_quizzes.TOKEN_WORDS)
         svg = figures.heatmap(figures.masked_weights(A, M), tokens, tokens, alt=(
-            "Heatmap of causal self-attention over four tokens: the upper triangle "
-            "is masked; token 0 puts weight 1.00 on itself; every row sums to 1"))
-        caption = ("Causal attention over four tokens. Hatched cells are masked "
+            f"Heatmap of causal self-attention over the tokens {' '.join(tokens)!r}: the "
+            f"upper triangle is masked; {tokens[0]!r} puts weight 1.00 on itself; every "
+            "row sums to 1"))
+        caption = (f"Causal attention over the tokens \u201c{' '.join(tokens)}\u201d: each "
+                   "looks only at itself and the tokens before it. Hatched cells are masked "
                    "(\u2212\u221e before softmax, weight exactly 0); a faintly coloured "
                    "cell is a small weight, not a masked one. Each row sums to 1.")
     else:
@@ -239,6 +241,9 @@ PLACEHOLDERS = {
     "worked_example": worked_example, "checker": checker,
     "accuracy": accuracy, "accuracy_by_spread": accuracy_by_spread, "speed": speed,
     "api": api,
+    "quiz": lesson_quizzes.quiz, "answer_box": lesson_quizzes.answer_box,
+    "table_source": lesson_quizzes.table_source, "why_softmax": lesson_quizzes.why_softmax,
+    "scaling": lesson_quizzes.scaling,
 }
 
 

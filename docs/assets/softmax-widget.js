@@ -1,17 +1,25 @@
-/* Lesson 4 score widget: move the scores, watch the softmax weights.
+/* Lesson 4 score widget: move the scores, watch the weights and the output.
  *
  * Plain JavaScript, no libraries, nothing fetched: it works from a web
  * server and from a file opened on disk. It enhances every element with
- * class "softmax-widget": the static table inside stays for readers
- * without JavaScript, and is replaced here by sliders, a live table, one
- * bar per weight, their sum and their entropy.
+ * class "softmax-widget". The static table inside stays for readers without
+ * JavaScript; here it is replaced by
+ *   - a slider per score, and a mask toggle per key (score -inf, weight 0),
+ *   - "shift every score by c" (the weights do not move) and temperature T,
+ *   - a live table with the static table's own column headers,
+ *   - one bar per weight, their sum and entropy,
+ *   - the value vectors and the output O = sum_i w_i v_i, drawn in 2-D.
+ * The page's build puts the scores, the values and the lesson's message for
+ * an all-masked row in data-* attributes, all computed by the lesson module.
  */
 (function () {
   "use strict";
 
-  var MIN_KEYS = 2, MAX_KEYS = 8, SCORE_RANGE = 5;
+  var MIN_KEYS = 2, MAX_KEYS = 8, SCORE_RANGE = 5, SHIFT_RANGE = 5;
+  var SVG = "http://www.w3.org/2000/svg";
 
-  /* Stable softmax: subtract the maximum before exp, as lesson.softmax does. */
+  /* Stable softmax: subtract the maximum before exp, as lesson.softmax does.
+     A score of -inf (a masked key) gets weight exactly 0. */
   function softmax(scores) {
     var top = Math.max.apply(null, scores);
     if (!isFinite(top)) {
@@ -29,12 +37,27 @@
     }, 0) + 0;
   }
 
+  /* The output: the values averaged with the weights, sum_i w_i v_i. */
+  function mix(weights, values) {
+    return [0, 1].map(function (j) {
+      return weights.reduce(function (total, w, i) { return total + w * values[i][j]; }, 0);
+    });
+  }
+
   /* A number as the lesson's tables show it: rounded, no trailing zeros. */
   function fmt(value, digits) {
     if (value === -Infinity) { return "-inf"; }
     var text = value.toFixed(digits === undefined ? 4 : digits);
     if (text.indexOf(".") >= 0) { text = text.replace(/0+$/, "").replace(/\.$/, ""); }
     return text === "-0" ? "0" : text;
+  }
+
+  /* A weight (or an exp) between 0 and 1: only an exact 0 shows as 0, so a
+     tiny weight never looks like a masked one. */
+  function fmtWeight(value) {
+    if (value > 0 && value < 0.00005) { return "<0.0001"; }
+    if (value < 1 && value >= 0.99995) { return ">0.9999"; }
+    return fmt(value);
   }
 
   function element(tag, attributes, text) {
@@ -46,21 +69,63 @@
     return node;
   }
 
+  function svgElement(tag, attributes) {
+    var node = document.createElementNS(SVG, tag);
+    Object.keys(attributes || {}).forEach(function (name) {
+      node.setAttribute(name, attributes[name]);
+    });
+    return node;
+  }
+
+  /* A number cell whose decimal point lines up with the ones above it. */
+  function numberCell(text) {
+    var td = element("td");
+    var dot = text.indexOf(".");
+    td.append(element("span", { "class": "sw-int" }, dot < 0 ? text : text.slice(0, dot)),
+              element("span", { "class": "sw-frac" }, dot < 0 ? "" : text.slice(dot)));
+    return td;
+  }
+
   function Widget(root, index) {
     this.root = root;
     this.id = "softmax-widget-" + index;
     this.scores = root.getAttribute("data-scores").trim().split(/\s+/).map(Number);
+    this.values = root.getAttribute("data-values").trim().split(/\s+/).map(function (pair) {
+      return pair.split(",").map(Number);
+    });
+    this.allMasked = root.getAttribute("data-all-masked");
+    this.masked = this.scores.map(function () { return false; });
+    /* The column headers are the static table's own, so no text changes when
+       this script runs: ["key", "score", "score - max", "exp(score - max)", "weight"]. */
+    this.headers = Array.prototype.map.call(root.querySelectorAll("th"), function (th) {
+      return th.textContent.trim();
+    });
+    this.shift = 0;
     this.temperature = 1;
     this.build();
     this.update();
   }
+
+  /* A labelled slider row: label, range input, its value; returns the input. */
+  Widget.prototype.slider = function (parent, name, label, min, max, step, value, onInput) {
+    var id = this.id + "-" + name;
+    var input = element("input", {
+      type: "range", id: id, min: String(min), max: String(max), step: String(step),
+      value: String(value)
+    });
+    var output = element("output", { "for": id, "class": "sw-value" });
+    input.addEventListener("input", function () { onInput(Number(input.value), output); });
+    parent.append(element("label", { "for": id, "class": "sw-label" }, label), input, output);
+    input.output = output;
+    return input;
+  };
 
   Widget.prototype.build = function () {
     var self = this;
     this.root.textContent = "";
     this.root.classList.add("is-live");
 
-    this.sliders = element("div", { "class": "sw-sliders" });
+    this.sliders = element("div", { "class": "sw-controls" });
     var buttons = element("div", { "class": "sw-buttons" });
     this.addButton = element("button", { type: "button", "class": "md-button" }, "Add a key");
     this.removeButton = element("button", { type: "button", "class": "md-button" },
@@ -69,52 +134,66 @@
     this.removeButton.addEventListener("click", function () { self.resize(-1); });
     buttons.append(this.addButton, this.removeButton);
 
-    var temperature = element("div", { "class": "sw-slider sw-temperature" });
-    var tLabel = element("label", { "for": this.id + "-t" }, "temperature T");
-    this.tInput = element("input", {
-      type: "range", id: this.id + "-t", min: "-1", max: "1", step: "0.01", value: "0",
-      "aria-describedby": this.id + "-t-help"
-    });
-    this.tOutput = element("output", { "for": this.id + "-t" });
-    this.tInput.addEventListener("input", function () {
-      self.temperature = Math.pow(10, Number(self.tInput.value));
+    var global = element("div", { "class": "sw-controls sw-global" });
+    this.shiftInput = this.slider(global, "c", "shift c", -SHIFT_RANGE, SHIFT_RANGE, 0.1, 0,
+      function (value) { self.shift = value; self.update(); });
+    this.shiftInput.setAttribute("aria-describedby", this.id + "-c-help");
+    global.append(element("p", { id: this.id + "-c-help", "class": "sw-help" },
+      "c is added to every score. Watch the weight column: it does not move, " +
+      "because e^(s + c) = e^c \u00b7 e^s and e^c cancels in the division."));
+    this.tInput = this.slider(global, "t", "temperature T", -1, 1, 0.01, 0, function (value) {
+      self.temperature = Math.pow(10, value);
       self.update();
     });
-    var tHelp = element("p", { id: this.id + "-t-help", "class": "sw-help" },
+    this.tInput.setAttribute("aria-describedby", this.id + "-t-help");
+    global.append(element("p", { id: this.id + "-t-help", "class": "sw-help" },
       "Every score is divided by T before the softmax. A small T sharpens the " +
-      "weights towards the largest score; a large T spreads them out.");
-    temperature.append(tLabel, this.tInput, this.tOutput);
+      "weights towards the largest score; a large T spreads them out."));
 
     this.table = element("table");        /* no class: Material styles it like the others */
     var tableWrap = element("div", { "class": "md-typeset__table sw-table-wrap" });
     tableWrap.append(this.table);
     this.bars = element("div", { "class": "sw-bars", "aria-hidden": "true" });
-    this.summary = element("p", { "class": "sw-summary", "aria-live": "polite" });
+    this.summary = element("p", { "class": "sw-summary" });
+    this.live = element("p", { "class": "sw-live", "aria-live": "polite" });
 
-    this.root.append(this.sliders, buttons, temperature, tHelp, tableWrap, this.bars,
-                     this.summary);
+    var output = element("div", { "class": "sw-output" });
+    this.plot = svgElement("svg", { viewBox: "-125 -125 250 250", width: "240", height: "240",
+                                    "class": "sw-plot", "aria-hidden": "true" });
+    this.mixText = element("p", { "class": "sw-mix" });
+    var words = element("div", { "class": "sw-output-text" });
+    words.append(element("p", { "class": "sw-output-title" },
+                         "The output: the values, averaged with the weights"), this.mixText,
+                 element("p", { "class": "sw-help" },
+                         "Each key carries a value vector v (the hollow circles, sized by " +
+                         "weight). The output O (the filled dot) is their weighted " +
+                         "average, so it is pulled towards the keys with the most weight."));
+    output.append(this.plot, words);
+
+    this.root.append(this.sliders, buttons, global, tableWrap, this.bars, this.summary,
+                     output, this.live);
     this.buildSliders();
   };
 
   Widget.prototype.buildSliders = function () {
     var self = this;
     this.sliders.textContent = "";
+    this.maskInputs = [];
     this.scoreInputs = this.scores.map(function (score, i) {
-      var row = element("div", { "class": "sw-slider" });
-      var id = self.id + "-s" + (i + 1);
-      var label = element("label", { "for": id }, "score " + (i + 1));
-      var input = element("input", {
-        type: "range", id: id, min: String(-SCORE_RANGE), max: String(SCORE_RANGE),
-        step: "0.01", value: score.toFixed(2), "aria-label": "score of key " + (i + 1)
-      });
-      var output = element("output", { "for": id }, score.toFixed(2));
-      input.addEventListener("input", function () {
-        self.scores[i] = Number(input.value);
-        output.textContent = Number(input.value).toFixed(2);
+      var input = self.slider(self.sliders, "s" + (i + 1), "score " + (i + 1),
+                              -SCORE_RANGE, SCORE_RANGE, 0.01, score.toFixed(2),
+                              function (value) { self.scores[i] = value; self.update(); });
+      var id = self.id + "-m" + (i + 1);
+      var mask = element("input", { type: "checkbox", id: id, "aria-label": "mask key " + (i + 1) });
+      mask.checked = self.masked[i];
+      mask.addEventListener("change", function () {
+        self.masked[i] = mask.checked;
         self.update();
       });
-      row.append(label, input, output);
-      self.sliders.append(row);
+      var label = element("label", { "for": id, "class": "sw-mask" });
+      label.append(mask, document.createTextNode(" mask"));
+      self.sliders.append(label);
+      self.maskInputs.push(mask);
       return input;
     });
     this.addButton.disabled = this.scores.length >= MAX_KEYS;
@@ -124,7 +203,13 @@
   Widget.prototype.resize = function (change) {
     var n = this.scores.length + change;
     if (n < MIN_KEYS || n > MAX_KEYS) { return; }
-    if (change > 0) { this.scores.push(0); } else { this.scores.pop(); }
+    if (change > 0) {
+      this.scores.push(0);
+      this.masked.push(false);
+    } else {
+      this.scores.pop();
+      this.masked.pop();
+    }
     this.buildSliders();
     this.update();
     var focus = change > 0 ? this.scoreInputs[this.scoreInputs.length - 1]
@@ -132,46 +217,137 @@
     focus.focus();
   };
 
-  Widget.prototype.update = function () {
-    var t = this.temperature;
-    var scaled = this.scores.map(function (s) { return s / t; });
-    var weights = softmax(scaled);
-    var top = Math.max.apply(null, scaled);
-    this.tOutput.textContent = t.toFixed(2);
+  /* The scores softmax sees: shifted by c, divided by T, -inf where masked. */
+  Widget.prototype.effectiveScores = function () {
+    var c = this.shift, t = this.temperature, masked = this.masked;
+    return this.scores.map(function (s, i) { return masked[i] ? -Infinity : (s + c) / t; });
+  };
 
-    var head = ["key", t === 1 ? "score" : "score / T", "score \u2212 max",
-                "exp(score \u2212 max)", "weight"];
-    var rows = [head].concat(scaled.map(function (s, i) {
-      return [String(i + 1), fmt(s), fmt(s - top), fmt(Math.exp(s - top)), fmt(weights[i])];
-    }));
+  /* The static table's headers, with "score" renamed to what the column holds. */
+  Widget.prototype.headerRow = function () {
+    var c = this.shift, t = this.temperature;
+    var score = c === 0 ? "score" : "(score + c)";
+    score = t === 1 ? score.replace(/^\((.*)\)$/, "$1") : score + "/T";
+    return this.headers.map(function (header, i) {
+      return i === 0 ? header : header.replace(/\bscore\b/, score);
+    });
+  };
+
+  Widget.prototype.update = function () {
+    var self = this;
+    var scaled = this.effectiveScores();
+    var anyVisible = this.masked.indexOf(false) >= 0;
+    var weights = anyVisible ? softmax(scaled) : null;
+    var top = Math.max.apply(null, scaled);
+
+    this.scoreInputs.forEach(function (input, i) {
+      input.output.textContent = self.masked[i] ? "-inf" : self.scores[i].toFixed(2);
+      input.setAttribute("aria-valuetext", self.masked[i] ? "masked" : self.scores[i].toFixed(2));
+      input.classList.toggle("is-masked", self.masked[i]);
+    });
+    this.shiftInput.output.textContent = this.shift.toFixed(1);
+    this.tInput.output.textContent = this.temperature.toFixed(2);
+    this.tInput.setAttribute("aria-valuetext", "T = " + this.temperature.toFixed(2));
+
     this.table.textContent = "";
-    rows.forEach(function (cells, r) {
-      var tr = element("tr");
-      cells.forEach(function (cell) { tr.append(element(r === 0 ? "th" : "td", {}, cell)); });
-      this.table.append(tr);
-    }, this);
+    var head = element("tr");
+    this.headerRow().forEach(function (text) { head.append(element("th", {}, text)); });
+    this.table.append(head);
+    scaled.forEach(function (s, i) {
+      var tr = element("tr", self.masked[i] ? { "class": "is-masked" } : {});
+      var cells = anyVisible
+        ? [fmt(s), fmt(s - top), fmtWeight(Math.exp(s - top)), fmtWeight(weights[i])]
+        : ["-inf", "none", "none", "none"];
+      tr.append(element("td", {}, String(i + 1)));
+      cells.forEach(function (text) { tr.append(numberCell(text)); });
+      self.table.append(tr);
+    });
 
     this.bars.textContent = "";
-    weights.forEach(function (w, i) {
+    (weights || []).forEach(function (w, i) {
       var row = element("div", { "class": "sw-bar" });
       var bar = element("span", { "class": "sw-bar-fill" });
       bar.style.width = (100 * w).toFixed(2) + "%";
       var track = element("span", { "class": "sw-bar-track" });
       track.append(bar);
       row.append(element("span", { "class": "sw-bar-label" }, "key " + (i + 1)), track,
-                 element("span", { "class": "sw-bar-value" }, fmt(w)));
-      this.bars.append(row);
-    }, this);
+                 element("span", { "class": "sw-bar-value" }, fmtWeight(w)));
+      self.bars.append(row);
+    });
 
+    var values = this.values.slice(0, this.scores.length);
+    if (!weights) {
+      this.summary.textContent = "Every key is masked, so there are no weights: " +
+        "lesson.softmax raises " + this.allMasked + ".";
+      this.output = null;
+      this.mixText.textContent = "No output: a query needs at least one key it may see.";
+      this.drawPlot(values, null, null);
+      this.announce("Every key is masked: no weights.");
+      return;
+    }
     var total = weights.reduce(function (a, b) { return a + b; }, 0);
     var n = weights.length;
     this.summary.textContent = "Sum of the weights: " + fmt(total) + ". Entropy: " +
       fmt(entropy(weights)) + " nats (0 when one key takes everything, at most ln " + n +
       " = " + fmt(Math.log(n)) + " when all " + n + " are equal).";
+    var output = mix(weights, values);
+    this.output = output;
+    this.mixText.textContent = "O = " + weights.map(function (w, i) {
+      return fmtWeight(w) + " \u00b7 [" + values[i].join(", ") + "]";
+    }).join(" + ") + " = [" + output.map(function (o) { return fmt(o); }).join(", ") + "]";
+    this.drawPlot(values, weights, output);
+    this.announce("Weights " + weights.map(function (w) { return fmtWeight(w); }).join(", "));
+  };
+
+  /* Tell a screen reader the weights once, after the slider stops moving. */
+  Widget.prototype.announce = function (text) {
+    var live = this.live;
+    clearTimeout(this.announceTimer);
+    this.announceTimer = setTimeout(function () {
+      if (live.textContent !== text) { live.textContent = text; }
+    }, 600);
+  };
+
+  /* Values as hollow circles sized by weight, the output as a filled dot. */
+  Widget.prototype.drawPlot = function (values, weights, output) {
+    var svg = this.plot, scale = 40;     /* 40 px per unit: values lie in [-2.5, 2.5] */
+    svg.textContent = "";
+    [["-105", "0", "105", "0"], ["0", "-105", "0", "105"]].forEach(function (a) {
+      svg.append(svgElement("line", { x1: a[0], y1: a[1], x2: a[2], y2: a[3], "class": "sw-axis" }));
+    });
+    values.forEach(function (v, i) {
+      var x = v[0] * scale, y = -v[1] * scale;
+      var w = weights ? weights[i] : 0;
+      svg.append(svgElement("line", { x1: "0", y1: "0", x2: String(x), y2: String(y),
+                                      "class": "sw-value-line" }));
+      var dot = svgElement("circle", { cx: String(x), cy: String(y), r: (4 + 14 * Math.sqrt(w)).toFixed(1),
+                                       "class": "sw-value-dot" + (w === 0 ? " is-zero" : "") });
+      svg.append(dot);
+      /* The label sits beyond the circle, on the far side from the origin. */
+      var length = Math.sqrt(x * x + y * y) || 1, r = 4 + 14 * Math.sqrt(w) + 10;
+      var label = svgElement("text", { x: (x + r * x / length).toFixed(1),
+                                       y: (y + r * y / length + 5).toFixed(1),
+                                       "text-anchor": "middle", "class": "sw-plot-label" });
+      label.textContent = "v" + (i + 1);
+      svg.append(label);
+    });
+    if (output) {
+      var ox = output[0] * scale, oy = -output[1] * scale;
+      svg.append(svgElement("line", { x1: "0", y1: "0", x2: ox.toFixed(2), y2: oy.toFixed(2),
+                                      "class": "sw-output-line" }));
+      svg.append(svgElement("circle", { cx: ox.toFixed(2), cy: oy.toFixed(2), r: "6",
+                                        "class": "sw-output-dot" }));
+      var label = svgElement("text", { x: (ox - 8).toFixed(2), y: (oy - 9).toFixed(2),
+                                       "text-anchor": "end",
+                                       "class": "sw-plot-label sw-output-label" });
+      label.textContent = "O";
+      svg.append(label);
+    }
   };
 
   /* For the lesson's tests, and for curious learners in the console. */
-  window.lessonWidget = { softmax: softmax, entropy: entropy, fmt: fmt, widgets: [] };
+  window.lessonWidget = { softmax: softmax, entropy: entropy, fmt: fmt, fmtWeight: fmtWeight,
+                          mix: mix, widgets: [] };
 
   function start() {
     var roots = document.querySelectorAll(".softmax-widget:not(.is-live)");
