@@ -26,8 +26,7 @@ import lesson
 from lesson import example, softmax
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "docs" / "_hooks"))
-import lesson_quizzes  # noqa: E402  (the site build's own questions)
+from lesson_docs import lesson_quizzes  # the site build's own questions
 
 QUIZ_PAGES = {"index": ["temperature", "double", "shift", "tiny"], "check": ["rows", "mask"],
               "why-softmax": ["divide", "argmax"], "why-scaling": ["scaling"]}

@@ -25,7 +25,7 @@ import statistics
 
 import lesson
 from lesson import example
-from lesson.cli import fmt, fmt_list
+from lesson.tables import fmt, fmt_list
 
 NEG_INF = -math.inf
 

@@ -21,11 +21,11 @@ import shutil
 import tempfile
 
 import lesson
-import lesson_quizzes
+
 from lesson import bench, example, exercise, figures
 from lesson.cli import fmt_list, table_rows
 
-from . import measure_speed
+from . import lesson_quizzes, measure_speed
 
 # A placeholder stands alone on its line: {{ name arg arg }}.  Its Markdown is
 # indented like the placeholder, so it can sit inside an admonition or a tab.
