@@ -1,7 +1,8 @@
 """Benchmarks: how accurate and how fast the lesson's softmax is.
 
 python -m lesson bench accuracy    error in ulps against a 60-digit reference
-python -m lesson bench speed       seconds per call, and how time grows
+python -m lesson bench speed       softmax against the bare recipe, seconds
+                                   per call, and how time grows
 
 Standard library only.  Where NumPy or SciPy happen to be installed, their
 softmax is measured beside the lesson's; they are never required.
@@ -198,15 +199,54 @@ def seconds_per_call(call, budget=0.5, repeats=3):
     return min(timer.repeat(repeat=repeats, number=number)) / number
 
 
+def recipe_softmax(scores):
+    """The chapter's bare recipe, with no checks: max, exp list, sum, divide.
+
+    The yardstick for softmax's speed: what the checks cost is how much
+    slower ``softmax`` is than this.
+
+    >>> [round(w, 6) for w in recipe_softmax([1 / 2 ** 0.5, 0.0])]
+    [0.669762, 0.330238]
+    """
+    top = max(scores)
+    exps = [math.exp(s - top) for s in scores]
+    total = sum(exps)
+    return [e / total for e in exps]
+
+
+def speed_ratios(sizes=(3, 1000), budget=0.5, rounds=5, seed=1):
+    """softmax's time over the bare recipe's on one row: [(size, ratio, times)].
+
+    The two are timed in turn on the same row of floats, ``rounds`` times,
+    and each keeps its best time, so a busy machine slows both alike.
+    ``times`` is {"softmax": seconds, "recipe": seconds} per call.
+
+    >>> [(n, ratio > 0) for n, ratio, _ in speed_ratios((3,), 0.001, rounds=1)]
+    [(3, True)]
+    """
+    rng = random.Random(seed)
+    results = []
+    for n in sizes:
+        row = [rng.gauss(0, 3) for _ in range(n)]
+        calls = {"softmax": lambda: softmax(row), "recipe": lambda: recipe_softmax(row)}
+        best = {name: math.inf for name in calls}
+        for _ in range(rounds):
+            for name, call in calls.items():
+                best[name] = min(best[name], seconds_per_call(call, budget / rounds))
+        results.append((n, best["softmax"] / best["recipe"], best))
+    return results
+
+
 def speed_rows(sizes=(3, 10, 1000, 100000), budget=0.5, optional=True, seed=1):
     """Seconds per softmax call on one row of each size: [(size, {name: s})].
 
     >>> [(n, sorted(times)) for n, times in speed_rows((3,), 0.01, optional=False)]
-    [(3, ['softmax', 'softmax_compensated'])]
+    [(3, ['chapter recipe (no checks)', 'softmax', 'softmax_compensated'])]
     """
     rng = random.Random(seed)
     methods = softmax_methods(optional)
     methods.pop("naive_softmax")
+    methods = {"chapter recipe (no checks)": recipe_softmax, **methods}
     results = []
     for n in sizes:
         row = [rng.gauss(0, 3) for _ in range(n)]
@@ -267,13 +307,18 @@ def format_seconds(seconds):
 
 
 def print_speed(budget=0.5, row_sizes=(3, 10, 1000, 100000),
-                head_sizes=(16, 32, 64, 128, 256), d=64, optional=True):
-    """Print seconds per call of softmax and of attention as sizes grow.
+                head_sizes=(16, 32, 64, 128, 256), d=64, optional=True,
+                ratio_sizes=(3, 1000)):
+    """Print what softmax's checks cost, then seconds per call as sizes grow.
 
     >>> print_speed(0.001, row_sizes=(3,), head_sizes=(2, 4), d=2,
-    ...             optional=False)                     # doctest: +ELLIPSIS
+    ...             optional=False, ratio_sizes=(3,))   # doctest: +ELLIPSIS
+    softmax over the chapter's bare recipe (max, exp list, sum, divide):
+      length       softmax        recipe     ratio
+           3 ...x
+    <BLANKLINE>
     softmax of one row (best of several runs, per call):
-      length                   softmax       softmax_compensated
+      length ...softmax...
            3 ...
     <BLANKLINE>
     attention, n queries x n keys, d_k = d_v = 2 (work grows as n*n*d):
@@ -281,12 +326,18 @@ def print_speed(budget=0.5, row_sizes=(3, 10, 1000, 100000),
            2 ...
            4 ...
     """
+    print("softmax over the chapter's bare recipe (max, exp list, sum, divide):")
+    print(f"{'length':>8}{'softmax':>14}{'recipe':>14}{'ratio':>10}")
+    for n, ratio, times in speed_ratios(ratio_sizes, budget):
+        print(f"{n:>8}{format_seconds(times['softmax']):>14}"
+              f"{format_seconds(times['recipe']):>14}{ratio:>9.2f}x")
+    print()
     rows = speed_rows(row_sizes, budget, optional)
     names = list(rows[0][1])
     print("softmax of one row (best of several runs, per call):")
-    print(f"{'length':>8}" + "".join(f"{n:>26}" for n in names))
+    print(f"{'length':>8}" + "".join(f"{n:>30}" for n in names))
     for n, times in rows:
-        print(f"{n:>8}" + "".join(f"{format_seconds(times[name]):>26}" for name in names))
+        print(f"{n:>8}" + "".join(f"{format_seconds(times[name]):>30}" for name in names))
     print()
     heads = speed_attention(head_sizes, d, budget, optional)
     names = list(heads[0][1])

@@ -22,7 +22,7 @@ from latex2mathml.converter import convert
 
 import lesson
 from lesson import bench, example, exercise, figures
-from lesson.cli import fmt_list, table_rows
+from lesson.tables import fmt_list, table_rows
 
 # A placeholder stands alone on its line: {{ name arg arg }}.  Its Markdown is
 # indented like the placeholder, so it can sit inside an admonition or a tab.
