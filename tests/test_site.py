@@ -63,8 +63,8 @@ def test_worked_example_table_is_computed_by_lesson(built_site):
 
 
 @pytest.mark.parametrize("name, function", [
-    ("in-code", "_softmax_row"), ("in-code", "naive_softmax"), ("in-code", "entropy"),
-    ("in-code", "rows_normalised"), ("reference", "attention"), ("reference", "causal_mask"),
+    ("in-code", "softmax_row"), ("in-code", "naive_softmax_row"), ("in-code", "entropy_row"),
+    ("in-code", "sums_to_one"), ("reference", "attention_row"), ("reference", "scaled_scores_row"),
 ])
 def test_source_on_the_site_is_the_module_source(built_site, name, function):
     module = lesson.weights if name == "in-code" else lesson.head
