@@ -40,7 +40,7 @@ def exact_softmax(row, digits=60):
     Every float is exactly a Decimal, so this is the true softmax of the
     row the float code sees, rounded only at the 60th digit.
 
-    >>> exact_softmax([0.0, float("-inf"), 0.0])
+    >>> exact_softmax([0.0, -math.inf, 0.0])
     [Decimal('0.5'), Decimal('0'), Decimal('0.5')]
     >>> str(exact_softmax([1.0, 0.0], digits=30)[0])     # 1 / (1 + 1/e)
     '0.731058578630004879251159241823'

@@ -13,7 +13,7 @@ import os
 import sys
 
 from lesson import bench, example, exercise
-from lesson.tables import fmt, fmt_list, table_rows   # noqa: F401  (fmt: for callers)
+from lesson.tables import fmt_list, table_rows
 
 
 def _print_table(scores):

@@ -68,7 +68,7 @@ def test_the_site_has_the_listings_a_learner_copies():
     reference = [code for _, code in LISTINGS if "0.6697615493266569" in code]
     assert len(reference) == 1
     for value in ("0.6697615493266569", "1.3395230986533138", "0.6604769013466862"):
-        assert f"assert isclose(" in reference[0] and value in reference[0]
+        assert "assert isclose(" in reference[0] and value in reference[0]
 
 
 @pytest.mark.parametrize("code", [code for _, code in LISTINGS],

@@ -10,7 +10,7 @@ import lesson
 import lesson.head
 import lesson.weights
 from lesson import example
-from lesson.cli import table_rows
+from lesson.tables import table_rows
 
 PAGES = ["index", "by-hand", "in-code", "check", "exercises", "reference", "precision", "api"]
 RAW_TEX = re.compile(r"\\(frac|sqrt|mathbb|operatorname|infty|top|sum|ln)\b|\\\(|\\\[")

@@ -9,7 +9,7 @@ import math
 import pytest
 
 from lesson import entropy, softmax
-from lesson.cli import fmt
+from lesson.tables import fmt
 from lesson.example import TABLE_SCORES
 
 
