@@ -101,11 +101,15 @@ def softmax(x, axis=-1):
       ...
     ValueError: softmax: x[1] is nan; scores must be finite or -inf
     """
+    # One row of floats, the common case, needs only the checks softmax_row
+    # makes as it computes (no nan, no inf, not all -inf), so it costs little
+    # more than the math.  Anything else, and any error, takes the full check,
+    # which says what is wrong and where.
     if type(axis) is int and axis == -1 and _is_row_of_floats(x):
         try:
-            return softmax_row(x)     # the common case, checked as it is computed
+            return softmax_row(x)
         except ValueError:
-            pass                      # something is wrong: find what, and where
+            pass
     return _checks.along_axis("softmax", "x", softmax_row, x, axis)
 
 
