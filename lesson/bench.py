@@ -335,9 +335,11 @@ def print_speed(budget=0.5, row_sizes=(3, 10, 1000, 100000),
     rows = speed_rows(row_sizes, budget, optional)
     names = list(rows[0][1])
     print("softmax of one row (best of several runs, per call):")
-    print(f"{'length':>8}" + "".join(f"{n:>30}" for n in names))
+    width = max(len(name) for name in names) + 2
+    print(f"{'length':>8}" + "".join(f"{name:>{width}}" for name in names))
     for n, times in rows:
-        print(f"{n:>8}" + "".join(f"{format_seconds(times[name]):>30}" for name in names))
+        print(f"{n:>8}" + "".join(f"{format_seconds(times[name]):>{width}}"
+                                  for name in names))
     print()
     heads = speed_attention(head_sizes, d, budget, optional)
     names = list(heads[0][1])
