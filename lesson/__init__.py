@@ -5,9 +5,10 @@ summing to 1 per query), why the code subtracts the row maximum before
 ``exp``, how a mask of -inf excludes keys, and how the weights mix the
 value vectors into the output.  Standard library only, lists in, lists out.
 
-Each idea comes twice: a ``_row`` function, the math for one row with no
-checks, short enough to copy into a file of your own; and a function that
-checks its input, says what is wrong and where, and works on every row.
+Each idea comes twice: the math for one row, with no checks, short enough
+to copy into a file of your own (``softmax_row``, ``sums_to_one``, ...); and
+a function that checks its input, says what is wrong and where, and works on
+every row (``softmax``, ``rows_normalised``, ...).
 
 Softmax (lesson.weights)
 ------------------------

@@ -10,10 +10,10 @@ across that query's keys.  Each row is normalised on its own.
 >>> rows_normalised([weights])
 True
 
-Each idea comes twice.  The ``_row`` function is the math for one row, with
+Each idea comes twice.  The first function is the math for one row, with
 no checks: short, and self-contained enough to copy into a file of your own.
-The function without ``_row`` checks its input, says what is wrong and where
-if anything is, and applies the math to every row.
+The second checks its input, says what is wrong and where if anything is,
+and applies the math to every row.
 
 Functions
 ---------
