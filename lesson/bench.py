@@ -188,6 +188,10 @@ def print_accuracy(corpus=None, optional=True):
 def seconds_per_call(call, budget=0.5, repeats=3):
     """Best time of one call: batches of calls, each about budget / 10 long.
 
+    The best of ``repeats`` batches, and of the batch that set their size;
+    a call slower than the whole budget is repeated only as the budget
+    allows, at least once.
+
     >>> 0 < seconds_per_call(lambda: sum(range(100)), budget=0.01) < 1
     True
     """
@@ -196,7 +200,8 @@ def seconds_per_call(call, budget=0.5, repeats=3):
     while elapsed < budget / 10:
         number *= 10
         elapsed = timer.timeit(number)
-    return min(timer.repeat(repeat=repeats, number=number)) / number
+    repeats = max(1, min(repeats, int(budget / elapsed)))
+    return min([elapsed] + timer.repeat(repeat=repeats, number=number)) / number
 
 
 def recipe_softmax(scores):
