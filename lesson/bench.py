@@ -196,12 +196,18 @@ def seconds_per_call(call, budget=0.5, repeats=3):
     True
     """
     timer = timeit.Timer(call)
-    number, elapsed = 1, timer.timeit(1)
-    while elapsed < budget / 10:
-        number *= 10
-        elapsed = timer.timeit(number)
+    number, elapsed = _batch(timer, budget / 10)
     repeats = max(1, min(repeats, int(budget / elapsed)))
     return min([elapsed] + timer.repeat(repeat=repeats, number=number)) / number
+
+
+def _batch(timer, seconds):
+    """(number, elapsed): how many calls make a batch at least seconds long."""
+    number, elapsed = 1, timer.timeit(1)
+    while elapsed < seconds:
+        number *= 10
+        elapsed = timer.timeit(number)
+    return number, elapsed
 
 
 def recipe_softmax(scores):
@@ -219,12 +225,13 @@ def recipe_softmax(scores):
     return [e / total for e in exps]
 
 
-def speed_ratios(sizes=(3, 1000), budget=0.5, rounds=5, seed=1):
+def speed_ratios(sizes=(3, 1000), budget=0.5, rounds=25, seed=1):
     """softmax's time over the bare recipe's on one row: [(size, ratio, times)].
 
-    The two are timed in turn on the same row of floats, ``rounds`` times,
-    and each keeps its best time, so a busy machine slows both alike.
-    ``times`` is {"softmax": seconds, "recipe": seconds} per call.
+    Short batches of the two take turns on the same row of floats,
+    ``rounds`` times, and each keeps its best batch: on a busy machine both
+    meet the same quiet moments.  ``times`` is {"softmax": seconds,
+    "recipe": seconds} per call.
 
     >>> [(n, ratio > 0) for n, ratio, _ in speed_ratios((3,), 0.001, rounds=1)]
     [(3, True)]
@@ -233,11 +240,15 @@ def speed_ratios(sizes=(3, 1000), budget=0.5, rounds=5, seed=1):
     results = []
     for n in sizes:
         row = [rng.gauss(0, 3) for _ in range(n)]
-        calls = {"softmax": lambda: softmax(row), "recipe": lambda: recipe_softmax(row)}
-        best = {name: math.inf for name in calls}
+        timers = {"softmax": timeit.Timer(lambda: softmax(row)),
+                  "recipe": timeit.Timer(lambda: recipe_softmax(row))}
+        numbers = {name: _batch(timer, budget / (2 * rounds))[0]
+                   for name, timer in timers.items()}
+        best = {name: math.inf for name in timers}
         for _ in range(rounds):
-            for name, call in calls.items():
-                best[name] = min(best[name], seconds_per_call(call, budget / rounds))
+            for name, timer in timers.items():
+                seconds = timer.timeit(numbers[name]) / numbers[name]
+                best[name] = min(best[name], seconds)
         results.append((n, best["softmax"] / best["recipe"], best))
     return results
 
