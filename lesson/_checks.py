@@ -1,6 +1,8 @@
-"""Input checks shared by every public function in ``lesson``.
+"""Input checks and axis walking, shared by every public function in ``lesson``.
 
-Each check names the calling function, the problem and where it is, so a
+This is the plumbing a learner can skip: the math lives in ``weights``,
+``head`` and ``compensated``, each with its own checked public functions
+that call these.  Each check names the calling function, the problem and where it is, so a
 learner reads ``softmax: x[1][2] is nan; scores must be finite or -inf``
 instead of a ``nan`` three steps later.  Wrong kinds of thing raise
 ``TypeError``; right kinds with bad values raise ``ValueError``.
@@ -11,8 +13,8 @@ nothing the lesson computes can touch the caller's lists.
 
 import math
 
-_INF = math.inf
-_NEG_INF = -math.inf
+# The policy for a query with no key to see, in every message that states it.
+ALL_MASKED = "every query needs at least one key it may see"
 
 
 def array(name, arg, x, *, allow_neg_inf=False):
@@ -26,7 +28,7 @@ def array(name, arg, x, *, allow_neg_inf=False):
     >>> array("f", "x", [[1, 2], [3]])
     Traceback (most recent call last):
       ...
-    ValueError: f: x is ragged: x[1] has 1 entries, x[0] has 2
+    ValueError: f: x is ragged: x[1] has 1 entry, x[0] has 2
     """
     if not isinstance(x, (list, tuple)):
         raise TypeError(f"{name}: {arg} must be a list of numbers, "
@@ -58,14 +60,14 @@ def _walk(name, arg, node, shape, index, flat, allow_neg_inf):
                         f"not {type(node).__name__}")
     if len(node) != shape[depth]:      # never at depth 0: x set shape[0]
         raise ValueError(f"{name}: {arg} is ragged: {_at(arg, index)} has "
-                         f"{len(node)} entries, {_at(arg, (0,) * depth)} has "
-                         f"{shape[depth]}")
+                         f"{count(len(node), 'entry', 'entries')}, "
+                         f"{_at(arg, (0,) * depth)} has {shape[depth]}")
     if depth < len(shape) - 1:
         for i, child in enumerate(node):
             _walk(name, arg, child, shape, index + (i,), flat, allow_neg_inf)
         return
     for i, value in enumerate(node):
-        if type(value) is float and _NEG_INF < value < _INF:
+        if type(value) is float and -math.inf < value < math.inf:
             flat.append(value)                     # the common case, fast
         elif isinstance(value, (list, tuple)):
             raise ValueError(f"{name}: {arg} is ragged: {_at(arg, index + (i,))} "
@@ -103,7 +105,7 @@ def number(name, where, value, *, allow_neg_inf=False):
         value = float(value)
     except OverflowError:
         raise ValueError(f"{name}: {where} is too large for a float") from None
-    if value == _NEG_INF and allow_neg_inf:
+    if value == -math.inf and allow_neg_inf:
         return value
     if not math.isfinite(value):
         rule = ("scores must be finite or -inf" if allow_neg_inf
@@ -112,12 +114,12 @@ def number(name, where, value, *, allow_neg_inf=False):
     return value
 
 
-def axis(name, axis, ndim):
+def axis_index(name, axis, ndim):
     """Return axis as an index in range(ndim); negative axes count from the end.
 
-    >>> axis("f", -1, 2)
+    >>> axis_index("f", -1, 2)
     1
-    >>> axis("f", 2, 2)
+    >>> axis_index("f", 2, 2)
     Traceback (most recent call last):
       ...
     ValueError: f: axis 2 is out of range for x with 2 dimensions
@@ -125,9 +127,8 @@ def axis(name, axis, ndim):
     if not _is_number(axis) or isinstance(axis, float):
         raise TypeError(f"{name}: axis must be an int, not {type(axis).__name__}")
     if not -ndim <= axis < ndim:
-        dims = "dimension" if ndim == 1 else "dimensions"
         raise ValueError(f"{name}: axis {axis} is out of range "
-                         f"for x with {ndim} {dims}")
+                         f"for x with {count(ndim, 'dimension')}")
     return axis % ndim
 
 
@@ -179,3 +180,76 @@ def nest(flat, shape):
     if len(shape) == 1:
         return list(flat)
     return [nest(row, shape[1:]) for row in rows(flat, len(flat) // shape[0])]
+
+
+def count(n, singular, plural=None):
+    """n and a noun, singular or plural as n needs: '1 row', '2 rows'.
+
+    >>> count(1, "entry", "entries"), count(3, "entry", "entries"), count(0, "key")
+    ('1 entry', '3 entries', '0 keys')
+    """
+    return f"{n} {singular if n == 1 else plural or singular + 's'}"
+
+
+def along_axis(name, arg, row_function, x, axis):
+    """Check x, then apply row_function to every 1-D slice of x along axis.
+
+    row_function is a softmax of one row (``softmax_row``, say).  A slice
+    that is all -inf is an error naming the slice, never nan.
+
+    >>> def total(row):
+    ...     return [sum(row)] * len(row)
+    >>> along_axis("f", "x", total, [[1, 2], [3, 4]], 0)
+    [[4.0, 6.0], [4.0, 6.0]]
+    >>> along_axis("f", "x", total, [[1, -math.inf], [2, -math.inf]], 0)
+    Traceback (most recent call last):
+      ...
+    ValueError: f: column 1 is all -inf; every query needs at least one key it may see
+    """
+    shape, flat = array(name, arg, x, allow_neg_inf=True)
+    axis = axis_index(name, axis, len(shape))
+    result = flat[:]
+    for line in lines(shape, axis):
+        row = flat[line]
+        if max(row) == -math.inf:
+            where = describe(line, shape, axis, arg)
+            raise ValueError(f"{name}: {where} is all -inf; {ALL_MASKED}")
+        result[line] = row_function(row)
+    return nest(result, shape)
+
+
+def lines(shape, axis):
+    """A slice of the flat row-major list for each 1-D line along axis.
+
+    Stepping along ``axis`` moves by its stride, the product of the lengths
+    after it.  Lines start in blocks of ``shape[axis] * stride`` entries,
+    at every offset below the stride.
+
+    >>> list(lines((2, 3), 1))
+    [slice(0, 3, 1), slice(3, 6, 1)]
+    >>> list(lines((2, 3), 0))
+    [slice(0, 6, 3), slice(1, 7, 3), slice(2, 8, 3)]
+    """
+    stride = math.prod(shape[axis + 1:])
+    block = shape[axis] * stride
+    for outer in range(0, math.prod(shape), block):
+        for start in range(outer, outer + stride):
+            yield slice(start, start + block, stride)
+
+
+def describe(line, shape, axis, arg):
+    """Name a line for an error message: 'row 2', 'column 0', 'x[1, :, 0]'.
+
+    >>> describe(slice(3, 6, 1), (2, 3), 1, "x"), describe(slice(1, 7, 3), (2, 3, 1), 1, "x")
+    ('row 1', 'x[0, :, 0]')
+    """
+    index, rest = [], line.start
+    for n in reversed(shape):
+        rest, i = divmod(rest, n)
+        index.insert(0, i)
+    if len(shape) == 1:
+        return arg
+    if len(shape) == 2:
+        return f"row {index[0]}" if axis == 1 else f"column {index[1]}"
+    parts = [":" if k == axis else str(i) for k, i in enumerate(index)]
+    return f"{arg}[{', '.join(parts)}]"

@@ -1,7 +1,8 @@
 """Benchmarks: how accurate and how fast the lesson's softmax is.
 
 python -m lesson bench accuracy    error in ulps against a 60-digit reference
-python -m lesson bench speed       seconds per call, and how time grows
+python -m lesson bench speed       softmax against the bare recipe, seconds
+                                   per call, and how time grows
 
 Standard library only.  Where NumPy or SciPy happen to be installed, their
 softmax is measured beside the lesson's; they are never required.
@@ -39,7 +40,7 @@ def exact_softmax(row, digits=60):
     Every float is exactly a Decimal, so this is the true softmax of the
     row the float code sees, rounded only at the 60th digit.
 
-    >>> exact_softmax([0.0, float("-inf"), 0.0])
+    >>> exact_softmax([0.0, -math.inf, 0.0])
     [Decimal('0.5'), Decimal('0'), Decimal('0.5')]
     >>> str(exact_softmax([1.0, 0.0], digits=30)[0])     # 1 / (1 + 1/e)
     '0.731058578630004879251159241823'
@@ -187,26 +188,81 @@ def print_accuracy(corpus=None, optional=True):
 def seconds_per_call(call, budget=0.5, repeats=3):
     """Best time of one call: batches of calls, each about budget / 10 long.
 
+    The best of ``repeats`` batches, and of the batch that set their size;
+    a call slower than the whole budget is repeated only as the budget
+    allows, at least once.
+
     >>> 0 < seconds_per_call(lambda: sum(range(100)), budget=0.01) < 1
     True
     """
     timer = timeit.Timer(call)
+    number, elapsed = _batch(timer, budget / 10)
+    repeats = max(1, min(repeats, int(budget / elapsed)))
+    return min([elapsed] + timer.repeat(repeat=repeats, number=number)) / number
+
+
+def _batch(timer, seconds):
+    """(number, elapsed): how many calls make a batch at least seconds long."""
     number, elapsed = 1, timer.timeit(1)
-    while elapsed < budget / 10:
+    while elapsed < seconds:
         number *= 10
         elapsed = timer.timeit(number)
-    return min(timer.repeat(repeat=repeats, number=number)) / number
+    return number, elapsed
+
+
+def recipe_softmax(scores):
+    """The chapter's bare recipe, with no checks: max, exp list, sum, divide.
+
+    The yardstick for softmax's speed: what the checks cost is how much
+    slower ``softmax`` is than this.
+
+    >>> [round(w, 6) for w in recipe_softmax([1 / 2 ** 0.5, 0.0])]
+    [0.669762, 0.330238]
+    """
+    top = max(scores)
+    exps = [math.exp(s - top) for s in scores]
+    total = sum(exps)
+    return [e / total for e in exps]
+
+
+def speed_ratios(sizes=(3, 1000), budget=0.5, rounds=25, seed=1):
+    """softmax's time over the bare recipe's on one row: [(size, ratio, times)].
+
+    Short batches of the two take turns on the same row of floats,
+    ``rounds`` times, and each keeps its best batch: on a busy machine both
+    meet the same quiet moments.  ``times`` is {"softmax": seconds,
+    "recipe": seconds} per call.
+
+    >>> [(n, ratio > 0) for n, ratio, _ in speed_ratios((3,), 0.001, rounds=1)]
+    [(3, True)]
+    """
+    rng = random.Random(seed)
+    results = []
+    for n in sizes:
+        row = [rng.gauss(0, 3) for _ in range(n)]
+        timers = {"softmax": timeit.Timer(lambda: softmax(row)),
+                  "recipe": timeit.Timer(lambda: recipe_softmax(row))}
+        numbers = {name: _batch(timer, budget / (2 * rounds))[0]
+                   for name, timer in timers.items()}
+        best = {name: math.inf for name in timers}
+        for _ in range(rounds):
+            for name, timer in timers.items():
+                seconds = timer.timeit(numbers[name]) / numbers[name]
+                best[name] = min(best[name], seconds)
+        results.append((n, best["softmax"] / best["recipe"], best))
+    return results
 
 
 def speed_rows(sizes=(3, 10, 1000, 100000), budget=0.5, optional=True, seed=1):
     """Seconds per softmax call on one row of each size: [(size, {name: s})].
 
     >>> [(n, sorted(times)) for n, times in speed_rows((3,), 0.01, optional=False)]
-    [(3, ['softmax', 'softmax_compensated'])]
+    [(3, ['chapter recipe (no checks)', 'softmax', 'softmax_compensated'])]
     """
     rng = random.Random(seed)
     methods = softmax_methods(optional)
     methods.pop("naive_softmax")
+    methods = {"chapter recipe (no checks)": recipe_softmax, **methods}
     results = []
     for n in sizes:
         row = [rng.gauss(0, 3) for _ in range(n)]
@@ -267,13 +323,18 @@ def format_seconds(seconds):
 
 
 def print_speed(budget=0.5, row_sizes=(3, 10, 1000, 100000),
-                head_sizes=(16, 32, 64, 128, 256), d=64, optional=True):
-    """Print seconds per call of softmax and of attention as sizes grow.
+                head_sizes=(16, 32, 64, 128, 256), d=64, optional=True,
+                ratio_sizes=(3, 1000)):
+    """Print what softmax's checks cost, then seconds per call as sizes grow.
 
     >>> print_speed(0.001, row_sizes=(3,), head_sizes=(2, 4), d=2,
-    ...             optional=False)                     # doctest: +ELLIPSIS
+    ...             optional=False, ratio_sizes=(3,))   # doctest: +ELLIPSIS
+    softmax over the chapter's bare recipe (max, exp list, sum, divide):
+      length       softmax        recipe     ratio
+           3 ...x
+    <BLANKLINE>
     softmax of one row (best of several runs, per call):
-      length                   softmax       softmax_compensated
+      length ...softmax...
            3 ...
     <BLANKLINE>
     attention, n queries x n keys, d_k = d_v = 2 (work grows as n*n*d):
@@ -281,12 +342,20 @@ def print_speed(budget=0.5, row_sizes=(3, 10, 1000, 100000),
            2 ...
            4 ...
     """
+    print("softmax over the chapter's bare recipe (max, exp list, sum, divide):")
+    print(f"{'length':>8}{'softmax':>14}{'recipe':>14}{'ratio':>10}")
+    for n, ratio, times in speed_ratios(ratio_sizes, budget):
+        print(f"{n:>8}{format_seconds(times['softmax']):>14}"
+              f"{format_seconds(times['recipe']):>14}{ratio:>9.2f}x")
+    print()
     rows = speed_rows(row_sizes, budget, optional)
     names = list(rows[0][1])
     print("softmax of one row (best of several runs, per call):")
-    print(f"{'length':>8}" + "".join(f"{n:>26}" for n in names))
+    width = max(len(name) for name in names) + 2
+    print(f"{'length':>8}" + "".join(f"{name:>{width}}" for name in names))
     for n, times in rows:
-        print(f"{n:>8}" + "".join(f"{format_seconds(times[name]):>26}" for name in names))
+        print(f"{n:>8}" + "".join(f"{format_seconds(times[name]):>{width}}"
+                                  for name in names))
     print()
     heads = speed_attention(head_sizes, d, budget, optional)
     names = list(heads[0][1])

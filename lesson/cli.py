@@ -3,61 +3,17 @@
 python -m lesson                   the worked example, step by step
 python -m lesson table [SCORES]    the table: score, score - max, exp, weight
 python -m lesson bench accuracy    softmax's error in ulps against 60 digits
-python -m lesson bench speed       seconds per call, and how time grows
+python -m lesson bench speed       what the checks cost; seconds per call
 python -m lesson starter [PATH]    write the exercise's four stubs
 python -m lesson check PATH        grade your four functions
 """
 
 import argparse
-import math
 import os
 import sys
 
 from lesson import bench, example, exercise
-from lesson.weights import softmax_table
-
-
-def fmt(value, digits=4):
-    """A number as the lesson's tables show it: rounded, no trailing zeros.
-
-    >>> fmt(0.49306869), fmt(1.0), fmt(-0.0), fmt(float("-inf"))
-    ('0.4931', '1', '0', '-inf')
-    """
-    text = f"{value:.{digits}f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
-
-def fmt_list(values, digits=6):
-    """A row of numbers as a list, each as ``fmt`` shows it.
-
-    >>> fmt_list([0.6697615493266569, 0.0])
-    '[0.669762, 0]'
-    """
-    return "[" + ", ".join(fmt(v, digits) for v in values) + "]"
-
-
-TABLE_HEADER = ("key", "score", "score - max", "exp(score - max)", "weight")
-
-
-def table_rows(scores):
-    """The lesson's table as text: (rows, header first; the weights' sum).
-
-    >>> rows, total = table_rows([0, 0])
-    >>> for row in rows:
-    ...     print(row)
-    ('key', 'score', 'score - max', 'exp(score - max)', 'weight')
-    ('1', '0', '0', '1', '0.5')
-    ('2', '0', '0', '1', '0.5')
-    >>> total
-    '1'
-    """
-    table = softmax_table(scores)
-    rows = [TABLE_HEADER]
-    for key, columns in enumerate(table, start=1):
-        rows.append((str(key),) + tuple(fmt(v) for v in columns))
-    return rows, fmt(math.fsum(weight for *_, weight in table))
+from lesson.tables import fmt_list, table_rows
 
 
 def _print_table(scores):
@@ -130,8 +86,11 @@ def _build_parser():
         "bench", help="measure accuracy (ulps) or speed (seconds per call)",
         description="accuracy: the error of each softmax, in ulps, against a "
                     "60-digit reference over a fixed corpus of rows.  speed: "
-                    "seconds per call of softmax and attention at growing "
-                    "sizes.  NumPy and SciPy are measured too where installed.")
+                    "what softmax's checks cost, as its time over the bare "
+                    "recipe's (max, exp list, sum, divide) on 3 and 1000 "
+                    "scores; then seconds per call of softmax and attention "
+                    "at growing sizes.  NumPy and SciPy are measured too "
+                    "where installed.")
     bench.add_argument("what", choices=["accuracy", "speed"])
     bench.add_argument("--quick", action="store_true",
                        help="speed only: shorter timings and smaller sizes")

@@ -1,4 +1,9 @@
-"""Shared fixtures for the lesson's tests."""
+"""Shared fixtures for the lesson's tests.
+
+Tests that drive a real browser are marked ``browser`` here, whichever file
+they are in, so ``pytest -m "not browser"`` runs everything else quickly.
+Hypothesis runs derandomized: the same examples on every run and in CI.
+"""
 
 import os
 import pathlib
@@ -8,6 +13,20 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# The same examples on every run; no timing limits, which a busy CI machine
+# would trip without any bug.
+settings.register_profile("lesson", derandomize=True, database=None, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("lesson")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark every test that uses the browser fixture (through open_page too)."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
 
 # Learners' sample files: graded by the checker, never imported by pytest
 # (one has a syntax error, one never finishes loading).

@@ -6,14 +6,19 @@ Every case also checks that the caller's arguments come back unchanged.
 
 import copy
 import math
-import random
 
 import pytest
 
 import lesson
-from lesson import (attention, causal_mask, entropy, naive_softmax,
-                    rows_normalised, scaled_scores, softmax,
-                    softmax_compensated, softmax_table)
+from lesson import (attention, attention_row, causal_mask, entropy,
+                    entropy_row, naive_softmax, naive_softmax_row,
+                    rows_normalised, scaled_scores, scaled_scores_row, softmax,
+                    softmax_compensated, softmax_compensated_row, softmax_row,
+                    softmax_table, sums_to_one)
+
+# The math cores check nothing (their checked twins do); see the last tests.
+CORES = {softmax_row, naive_softmax_row, sums_to_one, entropy_row,
+         scaled_scores_row, attention_row, softmax_compensated_row}
 
 NAN, INF, NEG_INF = math.nan, math.inf, -math.inf
 K2 = [[1, 0], [0, 1]]
@@ -32,7 +37,7 @@ CASES = [
     # softmax: values
     (softmax, ([],), ValueError, "softmax: x is empty"),
     (softmax, ([[]],), ValueError, "softmax: x[0] is empty"),
-    (softmax, ([[1, 2], [3]],), ValueError, "softmax: x is ragged: x[1] has 1 entries, x[0] has 2"),
+    (softmax, ([[1, 2], [3]],), ValueError, "softmax: x is ragged: x[1] has 1 entry, x[0] has 2"),
     (softmax, ([[1, 2], 3],), ValueError, "softmax: x is ragged: x[1] is a number, x[0] is a list"),
     (softmax, ([1, [2]],), ValueError, "softmax: x is ragged: x[1] is a list, x[0] is a number"),
     (softmax, ([[[1], [2]], [[1], [2, 3]]],), ValueError, "x[1][1] has 2 entries, x[0][0] has 1"),
@@ -79,7 +84,7 @@ CASES = [
     (causal_mask, (2, "3"), TypeError, "causal_mask: n_k must be an int, not str"),
     (causal_mask, (True, 2), TypeError, "causal_mask: n_q must be an int, not bool"),
     # attention
-    (attention, ([1, 0], K2, [[2, 0]]), ValueError, "attention: V has 1 rows but there are 2 keys"),
+    (attention, ([1, 0], K2, [[2, 0]]), ValueError, "attention: V has 1 row but there are 2 keys"),
     (attention, ([1, 0], K2, [2, 0]), ValueError, "attention: V must be a matrix with one value per row"),
     (attention, ([1, 0], K2, [[2, 0], [0, NAN]]), ValueError, "attention: V[1][1] is nan"),
     (attention, ([1, 0], K2, V2, [0.0]), ValueError, "attention: mask has shape (1,) but the scores have shape (2,)"),
@@ -124,10 +129,10 @@ def _same(a, b):
     return a == b
 
 
-def test_there_are_at_least_forty_cases_covering_every_public_function():
+def test_there_are_at_least_forty_cases_covering_every_checked_function():
     assert len(CASES) >= 40
     covered = {function.__name__ for function, *_ in CASES}
-    assert covered == set(lesson.__all__)
+    assert covered == set(lesson.__all__) - {core.__name__ for core in CORES}
 
 
 def test_good_calls_never_change_their_inputs(rng):
@@ -166,3 +171,27 @@ def test_junk_never_leaks_an_internal_error(rng):
             function(*args)
         except (TypeError, ValueError) as error:
             assert str(error).startswith(function.__name__ + ": "), (function, args, error)
+
+
+@pytest.mark.parametrize("core", [softmax_row, softmax_compensated_row])
+@pytest.mark.parametrize("scores", [[1.0, NAN], [NAN, 1.0], [INF, 0.0], [0.0, INF],
+                                    [NEG_INF, NEG_INF], [NEG_INF, INF]])
+def test_a_softmax_core_refuses_to_return_nan(core, scores):
+    """The cores check nothing, but a score of nan or inf, or no finite score,
+    leaves no weights to give: an error naming the core, never nan."""
+    with pytest.raises(ValueError, match=f"^{core.__name__}: scores must be finite or -inf"):
+        core(scores)
+
+
+def test_the_naive_core_fails_loudly_on_overflow_and_underflow():
+    with pytest.raises(OverflowError):
+        naive_softmax_row([1000.0, 0.0])
+    with pytest.raises(ValueError, match="^naive_softmax_row: the exps sum to 0.0"):
+        naive_softmax_row([-1000.0, -1000.0])
+
+
+def test_attention_names_a_query_whose_scores_overflow():
+    with pytest.raises(ValueError, match="^attention: the scores of query 0 overflow"):
+        attention([1e200, 1e200], [[1e200, 1e200], [0, 0]], V2)
+    with pytest.raises(ValueError, match="^attention: the scores of query 0 overflow"):
+        attention([1e200, 1e200], [[1e200, -1e200], [0, 0]], V2)

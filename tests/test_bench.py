@@ -2,7 +2,9 @@
 
 import math
 
-from lesson import bench
+import pytest
+
+from lesson import attention, bench, softmax
 from lesson.cli import main
 
 
@@ -14,7 +16,9 @@ def test_accuracy_corpus_is_fixed_and_covers_the_issue():
     assert {spread for spread, _ in a} >= set(bench.SPREADS)
 
 
-def test_accuracy_report_has_every_method(capsys):
+def test_accuracy_report_has_every_method(capsys, monkeypatch):
+    short = bench.accuracy_corpus()[:12]          # the whole corpus takes a second
+    monkeypatch.setattr(bench, "accuracy_corpus", lambda: short)
     assert main(["bench", "accuracy"]) == 0
     out = capsys.readouterr().out
     for name in ("softmax", "softmax_compensated", "naive_softmax"):
@@ -29,12 +33,27 @@ def test_speed_rows_and_attention_give_positive_times():
     assert all(math.isfinite(t) and t > 0 for _, times in heads for t in times.values())
 
 
-def test_numpy_attention_agrees_with_lesson_when_numpy_is_installed():
+def test_the_recipe_is_the_yardstick_and_the_ratio_compares_the_two(capsys):
+    row = [0.5, -1.25, 3.0, -math.inf]
+    assert bench.recipe_softmax(row) == pytest.approx(softmax(row), rel=1e-15)
+    [(n, ratio, times)] = bench.speed_ratios((3,), budget=0.01, rounds=2)
+    assert n == 3 and ratio == times["softmax"] / times["recipe"] > 0
+    bench.print_speed(0.001, row_sizes=(3,), head_sizes=(2,), d=2, optional=False,
+                      ratio_sizes=(3, 1000))
+    lines = capsys.readouterr().out.splitlines()
+    assert "bare recipe" in lines[0]
+    assert [line.split()[0] for line in lines[2:4]] == ["3", "1000"]
+    assert all(line.endswith("x") for line in lines[2:4])
+
+
+def test_numpy_attention_agrees_with_lesson():
+    pytest.importorskip("numpy")        # in the test extra: a skip says it is missing
     head = bench.numpy_attention()
-    if head is None:
-        return
-    from lesson import attention
-    Q = [[1.0, 0.0], [0.5, -2.0]]
-    O1, A1 = attention(Q, Q, [[2.0], [3.0]])
-    O2, A2 = head(Q, Q, [[2.0], [3.0]])
-    assert all(math.isclose(a, b) for r1, r2 in zip(A1, A2) for a, b in zip(r1, r2))
+    Q = [[1.0, 0.0], [0.5, -2.0], [3.0, 1.0]]
+    V = [[2.0, -1.0], [3.0, 0.0], [-4.0, 5.0]]
+    O1, A1 = attention(Q, Q, V)
+    O2, A2 = head(Q, Q, V)
+    for lesson_rows, numpy_rows in ((A1, A2), (O1, O2)):
+        assert len(lesson_rows) == len(numpy_rows) == 3
+        for mine, theirs in zip(lesson_rows, numpy_rows):
+            assert mine == pytest.approx(theirs, rel=1e-12, abs=1e-15)

@@ -1,12 +1,14 @@
 """python -m lesson: the worked example and the table."""
 
+import argparse
 import subprocess
 import sys
 
 import pytest
 
-from lesson import example
-from lesson.cli import fmt, main
+from lesson import cli, example
+from lesson.cli import main
+from lesson.tables import fmt
 
 
 def run(*args):
@@ -56,10 +58,27 @@ def test_bad_scores_give_one_line_and_a_nonzero_exit(scores, message):
     assert message in result.stderr
 
 
-def test_help_exists_for_every_command():
-    for args in (["--help"], ["table", "--help"]):
-        result = run(*args)
-        assert result.returncode == 0 and "usage:" in result.stdout
+def commands():
+    """Every command the parser knows, read from the parser itself."""
+    parser = cli._build_parser()
+    [subparsers] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return list(subparsers.choices)
+
+
+def test_every_command_is_listed_in_the_top_level_help():
+    assert len(commands()) >= 4
+    result = run("--help")
+    assert result.returncode == 0 and "usage: python -m lesson" in result.stdout
+    for command in commands():
+        assert command in result.stdout
+
+
+@pytest.mark.parametrize("command", commands())
+def test_help_exists_for_every_command(command, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main([command, "--help"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.startswith(f"usage: python -m lesson {command}")
 
 
 @pytest.mark.parametrize("value, text", [

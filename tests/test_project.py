@@ -55,6 +55,27 @@ def test_lesson_runs_with_no_third_party_package(tmp_path):
     assert "0.5972" in result.stdout
 
 
+def test_no_lesson_module_imports_another_modules_private_names():
+    """Private names stay in their module.  ``_checks`` is the package's own
+    private module of input checks, there to be shared; nothing else is."""
+    for path in (ROOT / "lesson").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("lesson"):
+                private = [a.name for a in node.names
+                           if a.name.startswith("_") and a.name != "_checks"]
+                assert private == [], f"{path.name} imports {private} from {node.module}"
+
+
+def test_private_utilities_come_last_under_a_banner():
+    """A reader meets the math first and the plumbing last."""
+    for name in ("weights.py", "head.py"):
+        source = (ROOT / "lesson" / name).read_text()
+        banner = source.index("\n# === Private utilities ===\n")
+        private = [m.start() for m in re.finditer(r"^def _", source, re.M)]
+        public = [m.start() for m in re.finditer(r"^def [a-z]", source, re.M)]
+        assert private and min(private) > banner > max(public), name
+
+
 def test_every_public_function_in_lesson_has_a_doctest():
     missing = []
     for path in sorted((ROOT / "lesson").glob("*.py")):

@@ -1,123 +1,130 @@
-"""Properties of softmax and attention over many seeded random rows.
+"""Properties of softmax and attention, over rows that Hypothesis chooses.
 
 Each property is something the math promises for every input, so a failure
-names a real bug: rows sum to 1, weights lie in [0, 1], a constant shift
-changes nothing, permuting keys permutes weights, masked keys get exactly 0.
+names a real bug, and Hypothesis shrinks it to the smallest row that shows
+it: rows sum to 1, weights lie in [0, 1], a constant shift changes nothing,
+permuting keys permutes weights, masked keys get exactly 0.
+
+Permutation and masking are exact, so those tests assert ``==``:
+``math.fsum`` rounds the exact sum once, whatever the order of its terms,
+and a masked key adds exp(-inf) = 0.0 to it, which changes nothing.
+Everything else each weight goes through is the same float operations on
+the same floats.
 """
 
 import math
-import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lesson import (attention, causal_mask, rows_normalised, softmax,
                     softmax_compensated)
 
-NEG_INF = -math.inf
 SOFTMAXES = [softmax, softmax_compensated]
-ROWS = 3000
+finite = st.floats(-1000, 1000)
 
 
-def random_row(rng, masked=False):
-    """A row of 1 to 64 scores with a spread from 0.01 to 200."""
-    n = rng.randint(1, 64)
-    spread = 10 ** rng.uniform(-2, math.log10(200))
-    centre = rng.uniform(-1000, 1000)
-    row = [centre + rng.uniform(-spread, spread) for _ in range(n)]
-    if masked and n > 1:
-        for i in rng.sample(range(n), rng.randint(1, n - 1)):
-            row[i] = NEG_INF
+@st.composite
+def rows(draw, masked=True):
+    """1 to 64 scores around a centre, spread from 0.01 to 200; some -inf."""
+    centre = draw(finite)
+    spread = 10 ** draw(st.floats(-2, math.log10(200)))
+    offsets = draw(st.lists(st.floats(-1, 1), min_size=1, max_size=64))
+    row = [centre + spread * offset for offset in offsets]
+    if masked and len(row) > 1:
+        hidden = draw(st.sets(st.integers(0, len(row) - 1), max_size=len(row) - 1))
+        row = [-math.inf if i in hidden else s for i, s in enumerate(row)]
     return row
 
 
-@pytest.fixture
-def rows(rng):
-    return [random_row(rng, masked=rng.random() < 0.3) for _ in range(ROWS)]
+@pytest.mark.parametrize("f", SOFTMAXES)
+@given(row=rows())
+def test_every_row_sums_to_one_and_weights_lie_in_0_1(f, row):
+    weights = f(row)
+    assert abs(math.fsum(weights) - 1) <= 1e-12
+    assert all(0.0 <= w <= 1.0 for w in weights)
+    assert rows_normalised(weights, tol=1e-12)
 
 
 @pytest.mark.parametrize("f", SOFTMAXES)
-def test_every_row_sums_to_one_and_weights_lie_in_0_1(f, rows):
-    for row in rows:
-        weights = f(row)
-        assert abs(math.fsum(weights) - 1) <= 1e-12, row
-        assert all(0.0 <= w <= 1.0 for w in weights), row
-    assert rows_normalised([f(row) for row in rows if len(row) == 5], tol=1e-12)
+@given(row=rows(), shift=st.sampled_from([-500.0, -1.0, 0.25, 500.0]))
+def test_shifting_a_row_by_a_constant_changes_nothing(f, row, shift):
+    shifted = [s + shift for s in row]
+    # The shift rounds each score by up to half an ulp of the larger
+    # magnitude; exp turns that into a relative change of about
+    # |score| * 2**-52 in the weight.
+    scale = max(abs(s) for s in row + shifted if s != -math.inf)
+    rel = 4 * scale * 2 ** -52 + 1e-15
+    for a, b in zip(f(row), f(shifted)):
+        assert abs(b - a) <= rel * a + 1e-300
 
 
 @pytest.mark.parametrize("f", SOFTMAXES)
-@pytest.mark.parametrize("shift", [-500.0, -1.0, 0.25, 500.0])
-def test_shifting_a_row_by_a_constant_changes_nothing(f, rows, shift):
-    for row in rows:
-        shifted = [s + shift for s in row]
-        for a, b in zip(f(row), f(shifted)):
-            # The shift itself rounds each score by up to half an ulp of the
-            # larger magnitude; exp turns that into a relative change of about
-            # |score| * 2**-52 in the weight.
-            scale = max(abs(s) for s in row + shifted if s != NEG_INF)
-            assert b == pytest.approx(a, rel=4 * scale * 2 ** -52 + 1e-15, abs=1e-300)
+@given(data=st.data())
+def test_permuting_keys_permutes_the_weights_exactly(f, data):
+    row = data.draw(rows())
+    order = data.draw(st.permutations(range(len(row))))
+    weights = f(row)
+    assert f([row[i] for i in order]) == [weights[i] for i in order]
 
 
 @pytest.mark.parametrize("f", SOFTMAXES)
-def test_permuting_keys_permutes_the_weights(f, rows, rng):
-    for row in rows:
-        order = list(range(len(row)))
-        rng.shuffle(order)
-        permuted = f([row[i] for i in order])
-        weights = f(row)
-        for position, i in enumerate(order):
-            assert permuted[position] == pytest.approx(weights[i], rel=1e-13, abs=1e-300)
+@given(row=rows())
+def test_masked_keys_get_exactly_zero_and_the_rest_is_the_visible_softmax(f, row):
+    weights = f(row)
+    assert all(w == 0.0 for s, w in zip(row, weights) if s == -math.inf)
+    visible = [s for s in row if s != -math.inf]
+    assert [w for s, w in zip(row, weights) if s != -math.inf] == f(visible)
+
+
+matrices = st.integers(1, 8).flatmap(
+    lambda m: st.lists(st.lists(st.floats(-90, 90), min_size=m, max_size=m),
+                       min_size=1, max_size=8))
 
 
 @pytest.mark.parametrize("f", SOFTMAXES)
-def test_masked_keys_get_exactly_zero_and_the_rest_renormalise(f, rows):
-    for row in rows:
-        weights = f(row)
-        visible = [s for s in row if s != NEG_INF]
-        for s, w in zip(row, weights):
-            if s == NEG_INF:
-                assert w == 0.0
-        kept = [w for s, w in zip(row, weights) if s != NEG_INF]
-        assert kept == pytest.approx(f(visible), rel=1e-13, abs=1e-300)
+@given(x=matrices)
+def test_matrices_along_both_axes(f, x):
+    by_rows, by_columns = f(x), f(x, axis=0)
+    assert by_rows == [f(row) for row in x]
+    columns = [f(list(column)) for column in zip(*x)]
+    assert by_columns == [list(row) for row in zip(*columns)]
+    assert all(abs(math.fsum(row) - 1) <= 1e-12 for row in by_rows)
 
 
-@pytest.mark.parametrize("f", SOFTMAXES)
-def test_matrices_along_both_axes(f, rng):
-    for _ in range(300):
-        n, m = rng.randint(1, 8), rng.randint(1, 8)
-        x = [[rng.gauss(0, 30) for _ in range(m)] for _ in range(n)]
-        by_rows = f(x)
-        by_columns = f(x, axis=0)
-        assert all(abs(math.fsum(row) - 1) <= 1e-12 for row in by_rows)
-        for j in range(m):
-            assert abs(math.fsum(by_columns[i][j] for i in range(n)) - 1) <= 1e-12
+def vectors(n, d):
+    return st.lists(st.lists(st.floats(-9, 9), min_size=d, max_size=d),
+                    min_size=n, max_size=n)
 
 
-def test_attention_rows_are_convex_mixtures_of_values(rng):
-    for _ in range(500):
-        n_q, n_k, d_k, d_v = (rng.randint(1, 8) for _ in range(4))
-        Q = [[rng.gauss(0, 3) for _ in range(d_k)] for _ in range(n_q)]
-        K = [[rng.gauss(0, 3) for _ in range(d_k)] for _ in range(n_k)]
-        V = [[rng.gauss(0, 3) for _ in range(d_v)] for _ in range(n_k)]
-        causal = rng.random() < 0.5
-        M = causal_mask(n_q, n_k) if causal else None
-        O, A = attention(Q, K, V, mask=M)
-        for i, (o, a) in enumerate(zip(O, A)):
-            assert abs(math.fsum(a) - 1) <= 1e-12
-            if causal:
-                assert all(w == 0.0 for w in a[i + 1:])
-            for j in range(d_v):    # each output lies within its column of V
-                column = [V[r][j] for r in range(n_k) if a[r] > 0]
-                assert min(column) - 1e-9 <= o[j] <= max(column) + 1e-9
+@st.composite
+def heads(draw):
+    """Q, K, V for one head: 1 to 8 queries and keys, widths 1 to 8."""
+    n_q, n_k, d_k, d_v = (draw(st.integers(1, 8)) for _ in range(4))
+    return draw(vectors(n_q, d_k)), draw(vectors(n_k, d_k)), draw(vectors(n_k, d_v))
 
 
-def test_attention_permuting_keys_and_values_together_changes_no_output(rng):
-    for _ in range(300):
-        n_k, d = rng.randint(1, 8), rng.randint(1, 6)
-        q = [rng.gauss(0, 2) for _ in range(d)]
-        K = [[rng.gauss(0, 2) for _ in range(d)] for _ in range(n_k)]
-        V = [[rng.gauss(0, 2) for _ in range(d)] for _ in range(n_k)]
-        order = list(range(n_k))
-        rng.shuffle(order)
-        O1, _ = attention(q, K, V)
-        O2, _ = attention(q, [K[i] for i in order], [V[i] for i in order])
-        assert O2 == pytest.approx(O1, rel=1e-12, abs=1e-12)
+@given(head=heads(), causal=st.booleans())
+def test_attention_rows_are_convex_mixtures_of_values(head, causal):
+    Q, K, V = head
+    O, A = attention(Q, K, V, mask=causal_mask(len(Q), len(K)) if causal else None)
+    for i, (o, a) in enumerate(zip(O, A)):
+        assert abs(math.fsum(a) - 1) <= 1e-12
+        if causal:
+            assert all(w == 0.0 for w in a[i + 1:])
+        for j, o_j in enumerate(o):     # each output lies within its column of V
+            column = [V[r][j] for r in range(len(K)) if a[r] > 0]
+            assert min(column) - 1e-9 <= o_j <= max(column) + 1e-9
+
+
+@given(data=st.data())
+def test_permuting_keys_and_values_together_changes_no_output_exactly(data):
+    Q, K, V = data.draw(heads())
+    order = data.draw(st.permutations(range(len(K))))
+    O1, A1 = attention(Q, K, V)
+    O2, A2 = attention(Q, [K[i] for i in order], [V[i] for i in order])
+    # Each key's score is its own dot product; the weights are permuted
+    # exactly (above), and each output is an fsum, which ignores order.
+    assert A2 == [[a[i] for i in order] for a in A1]
+    assert O2 == O1

@@ -20,11 +20,12 @@ import lesson
 import lesson.head
 import lesson.weights
 from lesson import example
-from lesson.cli import table_rows
+from lesson.tables import table_rows
 from lesson_docs import lesson_site, measure_speed
 from conftest import ROOT, skip_or_fail
 
-PAGES = ["index", "by-hand", "in-code", "check", "exercises", "reference", "precision", "api"]
+PAGES = ["index", "by-hand", "in-code", "check", "exercises", "reference", "why-softmax", "why-scaling",
+         "precision", "api"]
 RAW_TEX = re.compile(r"\\(frac|sqrt|mathbb|operatorname|infty|top|sum|ln)\b|\\\(|\\\[")
 
 
@@ -100,8 +101,8 @@ def test_worked_example_formulas_are_math_not_ascii(built_site):
 
 
 @pytest.mark.parametrize("name, function", [
-    ("in-code", "_softmax_row"), ("in-code", "naive_softmax"), ("in-code", "entropy"),
-    ("in-code", "rows_normalised"), ("reference", "attention"), ("reference", "causal_mask"),
+    ("in-code", "softmax_row"), ("in-code", "naive_softmax_row"), ("in-code", "entropy_row"),
+    ("in-code", "sums_to_one"), ("reference", "attention_row"), ("reference", "scaled_scores_row"),
 ])
 def test_source_on_the_site_is_the_module_source(built_site, name, function):
     module = lesson.weights if name == "in-code" else lesson.head

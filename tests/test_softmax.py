@@ -3,9 +3,11 @@
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lesson import (entropy, naive_softmax, rows_normalised, softmax,
-                    softmax_table)
+                    softmax_row, softmax_table)
 
 NEG_INF = -math.inf
 ROOT_HALF = 1 / math.sqrt(2)
@@ -85,6 +87,28 @@ def test_a_row_that_is_all_neg_inf_along_another_axis_is_fine():
     assert softmax([[0, NEG_INF], [0, NEG_INF]]) == [[1.0, 0.0], [1.0, 0.0]]
 
 
+def outcome(f, *args):
+    """What a call gives: its result, or its error's type and message."""
+    try:
+        return f(*args)
+    except (TypeError, ValueError) as error:
+        return type(error), str(error)
+
+
+@given(st.lists(st.one_of(st.floats(), st.just(NEG_INF), st.integers(-5, 5),
+                          st.booleans()), max_size=6))
+def test_the_quick_path_gives_what_the_checked_path_gives(row):
+    """A plain list of floats takes softmax's quick path; the same entries in
+    a tuple take the checked path.  Same weights, same errors, same words."""
+    assert outcome(softmax, row) == outcome(softmax, tuple(row))
+
+
+def test_softmax_of_a_row_of_floats_is_softmax_row():
+    row = [0.5, -3.25, NEG_INF, 12.0]
+    assert softmax(row) == softmax_row(row)
+    assert softmax(row) is not row
+
+
 # --- naive_softmax --------------------------------------------------------
 
 def test_naive_agrees_with_stable_on_small_scores(rng):
@@ -127,9 +151,13 @@ def test_rows_normalised_true_false_and_tolerance():
 
 
 def test_rows_normalised_uses_an_exact_sum():
-    # Plain sum() gives 0.9999999999999999 here; fsum gives the true 1.
+    # Adding one at a time gives 0.9999999999999999 here (so does sum()
+    # before Python 3.12); fsum gives the true 1.
     row = [0.1] * 10
-    assert sum(row) != 1.0
+    total = 0.0
+    for w in row:
+        total += w
+    assert total != 1.0
     assert rows_normalised([row], tol=0.0)
 
 

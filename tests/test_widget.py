@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from lesson import entropy, softmax
-from lesson.cli import fmt
+from lesson.tables import fmt
 from lesson.example import TABLE_SCORES
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "docs" / "_hooks"))

@@ -23,7 +23,7 @@ import tempfile
 import lesson
 
 from lesson import bench, example, exercise, figures
-from lesson.cli import fmt_list, table_rows
+from lesson.tables import fmt_list, table_rows
 
 from . import lesson_quizzes, measure_speed
 

@@ -1,0 +1,54 @@
+"""The lesson's numbers as text: how the tables and lists show them.
+
+The command line, the site and the tests all format numbers with these, so
+a number reads the same wherever a learner meets it.
+
+>>> fmt(0.49306869), fmt_list([0.6697615493266569, 0.0])
+('0.4931', '[0.669762, 0]')
+"""
+
+import math
+
+from lesson.weights import softmax_table
+
+TABLE_HEADER = ("key", "score", "score - max", "exp(score - max)", "weight")
+
+
+def fmt(value, digits=4):
+    """A number as the lesson's tables show it: rounded, no trailing zeros.
+
+    >>> fmt(0.49306869), fmt(1.0), fmt(-0.0), fmt(-math.inf)
+    ('0.4931', '1', '0', '-inf')
+    """
+    text = f"{value:.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def fmt_list(values, digits=6):
+    """A row of numbers as a list, each as ``fmt`` shows it.
+
+    >>> fmt_list([0.6697615493266569, 0.0])
+    '[0.669762, 0]'
+    """
+    return "[" + ", ".join(fmt(v, digits) for v in values) + "]"
+
+
+def table_rows(scores):
+    """The lesson's table as text: (rows, header first; the weights' sum).
+
+    >>> rows, total = table_rows([0, 0])
+    >>> for row in rows:
+    ...     print(row)
+    ('key', 'score', 'score - max', 'exp(score - max)', 'weight')
+    ('1', '0', '0', '1', '0.5')
+    ('2', '0', '0', '1', '0.5')
+    >>> total
+    '1'
+    """
+    table = softmax_table(scores)
+    rows = [TABLE_HEADER]
+    for key, columns in enumerate(table, start=1):
+        rows.append((str(key),) + tuple(fmt(v) for v in columns))
+    return rows, fmt(math.fsum(weight for *_, weight in table))
