@@ -310,7 +310,7 @@ def test_install_step_then_starter_works(tmp_path):
     """The pages' step, in a fresh clone and venv: `pip install -e .`, then the starter."""
     clone = tmp_path / "clone"
     clone.mkdir()
-    for entry in ("lesson", "pyproject.toml", "README.md", "LICENSE"):
+    for entry in ("lesson", "docs", "pyproject.toml", "README.md", "LICENSE"):
         source = ROOT / entry
         if source.is_dir():
             shutil.copytree(source, clone / entry, ignore=shutil.ignore_patterns("__pycache__"))
