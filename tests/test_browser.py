@@ -70,3 +70,197 @@ def test_narrow_screen_has_no_sideways_overflow(open_page, shots):
             "document.documentElement.scrollWidth - document.documentElement.clientWidth")
         view.page.screenshot(path=os.path.join(shots, f"{name}-phone.png"), full_page=True)
         assert overflow <= 0, f"{name} scrolls sideways by {overflow}px on a phone"
+
+
+# --- Accessibility, focus, phone layout and dark mode ------------------------
+#
+# These tests reuse one browser tab per (colour scheme, width) for the whole
+# module: a page is loaded into it, checked, and the next page replaces it.
+
+SCHEMES = ["light", "dark"]
+PHONE = 390
+
+# axe-core findings the site accepts, with the reason.  Each is the theme's
+# markup, not the lesson's: (rule, CSS selector of the element) -> why.
+AXE_EXCEPTIONS = {
+    ("aria-dialog-name", ".md-search"):
+        "Material's search box is a role=dialog <div> with no name; the theme "
+        "renders it and gives no option to name it.",
+    ("landmark-unique", ".md-code__nav"):
+        "Material wraps each code block's copy button in its own <nav>, so a page "
+        "with several code blocks has several unnamed <nav> landmarks.",
+}
+SERIOUS = {"serious", "critical"}
+
+
+@pytest.fixture(scope="module")
+def visit(browser, built_site):
+    """Load a page of the built site into a reused tab; return the Playwright page."""
+    tabs = {}
+
+    def visit_(name, scheme="light", width=1280):
+        if (scheme, width) not in tabs:
+            context = browser.new_context(viewport={"width": width, "height": 900},
+                                          color_scheme=scheme)
+            tabs[scheme, width] = (context, context.new_page())
+        page = tabs[scheme, width][1]
+        page.goto((built_site / f"{name}.html").as_uri())
+        page.wait_for_load_state("load")
+        return page
+    yield visit_
+    for context, _ in tabs.values():
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def axe():
+    try:
+        from axe_playwright_python.sync_playwright import Axe
+    except ImportError:
+        skip_or_fail("axe-playwright-python is not installed (pip install -e '.[test]')")
+    return Axe()
+
+
+def skip_or_fail(reason):
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must run the accessibility tests: {reason}")
+    pytest.skip(reason)
+
+
+def show_everything(page):
+    """Open every answer and tab, so axe checks the hidden text too."""
+    page.evaluate("""() => {
+        document.querySelectorAll('article details').forEach(d => d.open = true);
+        const style = document.createElement('style');
+        style.textContent = '.tabbed-set > .tabbed-content > .tabbed-block { display: block !important }';
+        document.head.append(style);
+    }""")
+
+
+def excepted(rule, node):
+    return any(rule == r and page_selector in " ".join(node["target"])
+               for r, page_selector in AXE_EXCEPTIONS)
+
+
+def serious_findings(response):
+    """axe's serious and critical findings, less the listed exceptions."""
+    return [f"{v['id']} ({v['impact']}): {n['target']} {n['failureSummary']}"
+            for v in response["violations"] if v["impact"] in SERIOUS
+            for n in v["nodes"] if not excepted(v["id"], n)]
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("name", PAGES + ["404"])
+def test_axe_finds_no_serious_violation(visit, axe, name, scheme):
+    page = visit(name, scheme=scheme)
+    show_everything(page)
+    findings = serious_findings(axe.run(page).response)
+    assert not findings, "\n".join(findings)
+
+
+# Every Pygments token class Material colours, set in one code block.
+TOKEN_CLASSES = ("k kc kd kn kp kr kt n na nb bp nc no nd ni ne nf fm nl nn nx py nt nv vc vg vi "
+                 "vm o ow p c ch cm cpf c1 cs cp gd ge gr gh gi go gp gs gu gt s sa sb sc dl sd "
+                 "s2 se sh si sx sr s1 ss m mb mf mh mi il mo").split()
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_every_code_colour_has_contrast(visit, axe, scheme):
+    """Each token colour reaches 4.5:1 on the code background, even ones no page uses yet."""
+    page = visit("in-code", scheme=scheme)
+    page.evaluate("""classes => {
+        const block = document.createElement('div');
+        block.id = 'token-sample';
+        block.className = 'language-python highlight';
+        block.innerHTML = '<pre><code>' + classes.map(c =>
+            `<span class="${c}">token_${c}</span>`).join('\\n') + '</code></pre>';
+        document.querySelector('article').prepend(block);
+    }""", TOKEN_CLASSES)
+    response = axe.run(page, context="#token-sample",
+                       options={"runOnly": ["color-contrast"], "resultTypes": ["violations"]})
+    assert not serious_findings(response), serious_findings(response)
+    checked = page.eval_on_selector_all("#token-sample span", "els => els.length")
+    assert checked == len(TOKEN_CLASSES)
+
+
+# A pixel of a focus ring must differ from the unfocused pixel by 3:1
+# (WCAG 2.2's focus appearance; 2.1 AA asks only that focus is visible).
+CHANGED_PIXELS = """async ([before, after]) => {
+    const load = src => new Promise(done => { const i = new Image(); i.onload = () => done(i); i.src = src; });
+    const [a, b] = await Promise.all([load(before), load(after)]);
+    const pixels = img => { const c = document.createElement('canvas'); c.width = img.width;
+        c.height = img.height; const g = c.getContext('2d'); g.drawImage(img, 0, 0);
+        return g.getImageData(0, 0, img.width, img.height).data; };
+    const [p, q] = [pixels(a), pixels(b)];
+    const lum = (d, i) => [0, 1, 2].map(k => { const v = d[i + k] / 255;
+        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+        .reduce((s, v, k) => s + v * [0.2126, 0.7152, 0.0722][k], 0);
+    let changed = 0;
+    for (let i = 0; i < p.length; i += 4) {
+        const [x, y] = [lum(p, i), lum(q, i)];
+        if ((Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05) >= 3) changed += 1;
+    }
+    return changed;
+}"""
+
+# (page, how to find the control, what it is).  The injected range and button
+# have no styles of their own: they test the site-wide rule that also covers
+# the widget's sliders.
+FOCUS_TARGETS = [
+    ("in-code", "article p a[href]", "a link in the text"),
+    ("by-hand", "article details > summary", "an answer's summary"),
+    ("in-code", "article .md-code__button", "a copy button"),
+    ("index", "label.md-header__button[for^='__palette']:not([hidden])", "the colour-scheme toggle"),
+    ("index", "#plain-range", "a plain range input"),
+    ("index", "#plain-button", "a plain button"),
+]
+
+
+def focus_ring_pixels(page, selector):
+    """Pixels around a control that change by 3:1 when it takes keyboard focus."""
+    page.evaluate("""() => {
+        const p = document.createElement('p');
+        p.innerHTML = '<input id="plain-range" type="range" aria-label="test"> '
+                    + '<button id="plain-button" type="button">test</button>';
+        document.querySelector('article').prepend(p);
+    }""")
+    control = page.locator(selector).first
+    control.scroll_into_view_if_needed()
+    box = control.bounding_box()
+    margin = 8
+    clip = {"x": max(box["x"] - margin, 0), "y": max(box["y"] - margin, 0),
+            "width": box["width"] + 2 * margin, "height": box["height"] + 2 * margin}
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    page.mouse.move(0, 0)
+    before = page.screenshot(clip=clip, animations="disabled")
+    # Focus by keyboard, as a keyboard user does: Tab from the element before it.
+    control.evaluate("""el => {
+        const marker = document.createElement('span');
+        marker.tabIndex = -1;
+        (el.closest('details, form') || el).before(marker);
+        marker.focus();
+        marker.remove();
+    }""")
+    page.keyboard.press("Tab")
+    # The colour toggle's focusable element is one of the hidden radio inputs in its form.
+    focused = page.evaluate("""sel => { const el = document.querySelector(sel);
+        const a = document.activeElement;
+        return el === a || a.matches('.md-option') && a.form === el.closest('form'); }""",
+        selector)
+    assert focused, f"Tab did not reach {selector}"
+    page.wait_for_timeout(300)                      # the theme's colour transitions
+    after = page.screenshot(clip=clip, animations="disabled")
+    import base64
+    urls = ["data:image/png;base64," + base64.b64encode(png).decode() for png in (before, after)]
+    return page.evaluate(CHANGED_PIXELS, urls), box
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("name, selector, what", FOCUS_TARGETS, ids=[t[2] for t in FOCUS_TARGETS])
+def test_keyboard_focus_is_visible(visit, scheme, name, selector, what):
+    page = visit(name, scheme=scheme)
+    changed, box = focus_ring_pixels(page, selector)
+    # A ring one pixel wide all round the control changes at least its perimeter.
+    perimeter = 2 * (box["width"] + box["height"])
+    assert changed >= perimeter, \
+        f"{what}: focus changes {changed} pixels by 3:1, fewer than the perimeter {perimeter:.0f}"
