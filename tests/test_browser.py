@@ -339,8 +339,10 @@ def test_nothing_is_cut_off_at_the_right(visit, shots, name, width):
 
 
 def test_not_found_page_works_from_disk(visit, built_site):
-    """404.html opened from disk has its styles, its scripts and working links."""
+    """404.html opened from disk has its styles, its scripts, search and working links."""
     page = visit("404")
+    failed = []
+    page.on("requestfailed", failed.append)
     sheets = page.eval_on_selector_all(
         "link[rel=stylesheet]", "links => links.map(l => [l.getAttribute('href'), !!l.sheet])")
     assert sheets and all(loaded for _, loaded in sheets), sheets
@@ -350,3 +352,8 @@ def test_not_found_page_works_from_disk(visit, built_site):
     links = page.eval_on_selector_all("a[href]", "links => links.map(a => a.getAttribute('href'))")
     local = [href.split("#")[0] for href in links if "//" not in href and href.split("#")[0]]
     assert local and all((built_site / href).resolve().is_file() for href in local), local
+    page.keyboard.press("/")
+    page.keyboard.type("overflow")
+    page.wait_for_selector(".md-search-result__item", timeout=15000)
+    page.remove_listener("requestfailed", failed.append)
+    assert failed == [], [request.url for request in failed]

@@ -10,14 +10,16 @@ false``), so ``404.html`` gets the same relative paths as every other page.
 
 import re
 
-# href="/x", src="/x" (not "//host/x"), and the theme's {"base": "/"}.
+# href="/x" and src="/x" (not "//host/x"); in the theme's JSON settings,
+# {"base": "/"} and {"search": "/assets/..."} (the search worker).
 ABSOLUTE = re.compile(r'\b(href|src)="/(?!/)')
 THEME_BASE = '"base": "/"'
+THEME_PATH = re.compile(r'(": )"/(?!/)')
 
 
 def on_post_template(output, template_name, config):
     """Make the paths in ``404.html`` relative to the site's top folder."""
     if template_name != "404.html":
         return output
-    output = ABSOLUTE.sub(r'\1="./', output)
-    return output.replace(THEME_BASE, '"base": "."')
+    output = ABSOLUTE.sub(r'\1="./', output.replace(THEME_BASE, '"base": "."'))
+    return THEME_PATH.sub(r'\1"./', output)
