@@ -342,7 +342,8 @@ def test_not_found_page_works_from_disk(visit, built_site):
     """404.html opened from disk has its styles, its scripts, search and working links."""
     page = visit("404")
     failed = []
-    page.on("requestfailed", failed.append)
+    record = failed.append
+    page.on("requestfailed", record)
     sheets = page.eval_on_selector_all(
         "link[rel=stylesheet]", "links => links.map(l => [l.getAttribute('href'), !!l.sheet])")
     assert sheets and all(loaded for _, loaded in sheets), sheets
@@ -355,5 +356,5 @@ def test_not_found_page_works_from_disk(visit, built_site):
     page.keyboard.press("/")
     page.keyboard.type("overflow")
     page.wait_for_selector(".md-search-result__item", timeout=15000)
-    page.remove_listener("requestfailed", failed.append)
+    page.remove_listener("requestfailed", record)
     assert failed == [], [request.url for request in failed]
