@@ -556,7 +556,7 @@ def judge(check, outcome):
     >>> judge(CHECKS[2], {"value": [float("nan"), float("nan")]})
     (False, '[nan, nan]', '[0.5, 0.5]')
     >>> judge(CHECKS[1], {"value": [0.659001, 0.242433, 0.0985659]})[1:]
-    ('[0.659001, 0.242433, 0.0985659]', '[0.6590011, 0.242433, 0.09856589]')
+    ('[0.659001, 0.242433, 0.0985659]', '[0.65900114, 0.24243297, 0.09856589]')
     """
     expected = check.expected()
     if "error" in outcome:
@@ -625,7 +625,14 @@ def _differing(got, expected, digits):
 
 
 def _digits_to_differ(got, expected, digits):
-    while digits < 17 and _show_value(got, digits) == _show_value(expected, digits):
+    """The fewest digits (at least ``digits``) at which each wrong number shows wrong."""
+    pairs = [(got, expected)]
+    flat_got, flat_expected = _numbers(got), _numbers(expected)
+    if flat_got and flat_expected and len(flat_got) == len(flat_expected):
+        pairs = [(g, e) for g, e in zip(flat_got, flat_expected)
+                 if not (g == e or math.isclose(g, e, rel_tol=1e-9, abs_tol=1e-12))]
+    while digits < 17 and any(_show_value(g, digits) == _show_value(e, digits)
+                              for g, e in pairs):
         digits += 1
     return digits
 
@@ -740,6 +747,7 @@ def load_problem_text(load, time_limit=TIME_LIMIT, file="Your file"):
 REFERENCE = ("Your file imports the lesson's own code (import lesson): the checks "
              "would grade the lesson, not your functions, so none of them counts "
              "as passed. Write the four functions yourself.")
+NOT_COUNTED = "not counted: your file imports the lesson's own code (see above)"
 
 
 def results(load, outcomes, time_limit=TIME_LIMIT):
@@ -759,16 +767,21 @@ def results(load, outcomes, time_limit=TIME_LIMIT):
     ['missing', 'not run']
     """
     problem = load_problem_text(load, time_limit)
-    uses_reference = load.get("uses_reference") or any(
-        o.get("uses_reference") for o in outcomes.values())
+    borrowed = uses_reference(load, outcomes)
     out = []
     for index, check in enumerate(CHECKS):
         outcome = outcomes.get(index, {"not_run": "the checker did not reach it"})
         result = _result(check, outcome, problem, time_limit)
-        if uses_reference and result["passed"]:
-            result.update(passed=False, status="fail", message=REFERENCE)
+        if borrowed and result["passed"]:
+            result.update(passed=False, status="fail", message=NOT_COUNTED)
         out.append(result)
     return out
+
+
+def uses_reference(load, outcomes):
+    """Did the learner's code import the lesson, while loading or in a check?"""
+    return bool(load.get("uses_reference")) or any(
+        o.get("uses_reference") for o in outcomes.values())
 
 
 def _result(check, outcome, problem, time_limit):
@@ -835,7 +848,7 @@ def report_lines(shown_as, load, results, time_limit=TIME_LIMIT, functions=FUNCT
         lines += [f"Note: your file called {load['exited']['type']} on "
                   f"{load['exited']['where']} while loading ({load['exited']['code']}); "
                   f"the checker checked what it had defined by then.", ""]
-    if load.get("uses_reference") or any(r["message"] == REFERENCE for r in results):
+    if any(r["message"] == NOT_COUNTED for r in results) or load.get("uses_reference"):
         lines += [REFERENCE, ""]
     printed = _printed(load)
     if printed:
@@ -858,7 +871,8 @@ def report_lines(shown_as, load, results, time_limit=TIME_LIMIT, functions=FUNCT
 def _result_lines(result):
     """A check's verdict, then (if it failed) what was asked, given and wanted."""
     lines = [f"  {'PASS' if result['passed'] else 'FAIL'}  {result['name']}"]
-    asked = result["status"] in ("fail", "error", "timeout") and result["got"] != "None"
+    asked = (result["status"] in ("fail", "error", "timeout") and result["got"] != "None"
+             and result["message"] != NOT_COUNTED)
     if not result["passed"] and asked:
         lines.append(_field("input", result["input"]))
     if not result["passed"] and result["message"]:
@@ -874,14 +888,15 @@ def _field(label, text):
     return f"        {label + ':':10}{text}"
 
 
-def _printed(source, most=8):
-    """What the learner's code printed, labelled, at most ``most`` lines a stream."""
+def _printed(source, most=8, width=200):
+    """What the learner's code printed, labelled: a few lines a stream, each cut short."""
     lines = []
     for stream, label in (("stdout", "printed:"), ("stderr", "stderr:")):
         text = _visible(source.get(stream) or "").rstrip("\n")
         if not text:
             continue
-        shown = text.split("\n")
+        shown = [line if len(line) <= width else line[:width] + "..."
+                 for line in text.split("\n")]
         if len(shown) > most:
             shown = shown[:most] + [f"... ({len(shown) - most} more lines)"]
         lines += [f"{label if i == 0 else '':10}{line}" for i, line in enumerate(shown)]

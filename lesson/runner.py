@@ -58,8 +58,7 @@ def run(path, time_limit=exercise.TIME_LIMIT, shown_as=None):
     passed, failed = exercise.counts(checks)
     return {"file": shown_as, "passed": passed, "failed": failed,
             "problem": exercise.load_problem_text(load, time_limit, file=shown_as),
-            "uses_reference": any(r["message"] == exercise.REFERENCE for r in checks)
-            or bool(load.get("uses_reference")),
+            "uses_reference": exercise.uses_reference(load, outcomes),
             "stdout": load.get("stdout", ""), "stderr": load.get("stderr", ""),
             "checks": checks, "load": load,
             "seconds": round(time.monotonic() - started, 3)}
@@ -124,6 +123,7 @@ def _run_checks(worker, pending, outcomes, check_limit, deadline):
     pending = list(pending)
     while pending:
         index = pending.pop(0)
+        worker.go()
         message, printed = worker.receive(min(check_limit, deadline - time.monotonic()))
         if message is None:                       # this check never returned
             outcomes[index] = dict(printed, timeout=True)
@@ -153,6 +153,7 @@ class _Worker:
     def __init__(self, path, indices):
         self.token = uuid.uuid4().hex
         protocol_read, protocol_write = os.pipe()
+        go_read, self.go_write = os.pipe()
         out_read, out_write = os.pipe()
         err_read, err_write = os.pipe()
         folder = os.path.dirname(os.path.abspath(path))
@@ -160,18 +161,25 @@ class _Worker:
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-I", "-u", "-c", _BOOT, here, str(protocol_write),
-                 os.path.abspath(path), ",".join(map(str, indices))],
+                 str(go_read), os.path.abspath(path), ",".join(map(str, indices))],
                 stdin=subprocess.DEVNULL, stdout=out_write, stderr=err_write,
-                pass_fds=(protocol_write,), cwd=folder, start_new_session=True,
+                pass_fds=(protocol_write, go_read), cwd=folder, start_new_session=True,
                 env=dict(os.environ, **{_MARK: self.token}))
         finally:
-            for fd in (protocol_write, out_write, err_write):
+            for fd in (protocol_write, go_read, out_write, err_write):
                 os.close(fd)
         self.fds = {"protocol": protocol_read, "stdout": out_read, "stderr": err_read}
         for fd in self.fds.values():
             os.set_blocking(fd, False)
         self.buffer = b""
         self.printed = {"stdout": [], "stderr": []}
+
+    def go(self):
+        """Let the worker start its next check (so its output is that check's)."""
+        try:
+            os.write(self.go_write, b"g")
+        except OSError:                       # it has stopped: receive() will say so
+            pass
 
     def receive(self, timeout):
         """The next message and what was printed before it: (message or None, printed).
@@ -236,7 +244,7 @@ class _Worker:
             pass
         self.process.wait()
         _kill_marked(self.token)
-        for fd in self.fds.values():
+        for fd in list(self.fds.values()) + [self.go_write]:
             os.close(fd)
 
 
@@ -273,14 +281,21 @@ module = importlib.util.module_from_spec(spec)
 sys.modules["lesson"] = module
 spec.loader.exec_module(module)
 from lesson import runner
-runner._worker(int(sys.argv[2]), sys.argv[3], [int(i) for i in sys.argv[4].split(",")])
+runner._worker(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4],
+               [int(i) for i in sys.argv[5].split(",")])
 """
 
 
-def _worker(protocol, path, indices):
-    """In the worker: load the learner's file, run the checks, send each outcome."""
-    write, encode = os.write, json.JSONEncoder().encode   # before the learner's code runs
+def _worker(protocol, go, path, indices):
+    """In the worker: load the learner's file, run the checks, send each outcome.
+
+    Each check waits for the checker's go-ahead on ``go``, so all that one
+    check printed is in the output pipes before the next check starts.
+    """
+    write, read = os.write, os.read                       # before the learner's code runs
+    encode = json.JSONEncoder().encode
     os.set_inheritable(protocol, False)
+    os.set_inheritable(go, False)
 
     def send(message):
         data = (encode(message) + "\n").encode()
@@ -300,6 +315,8 @@ def _worker(protocol, path, indices):
         if module is None:
             os._exit(0)
         for index in indices:
+            if not read(go, 1):
+                os._exit(0)                              # the checker has gone
             check = exercise.CHECKS[index]
             function = getattr(module, check.function, None)
             if not callable(function):
