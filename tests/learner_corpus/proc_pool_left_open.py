@@ -11,10 +11,6 @@ def _tell_harness(*pids):
             f.write("".join(f"{pid}\n" for pid in pids))
 
 
-pool = Pool(2)      # make it once, reuse it (closing it later... TODO)
-_tell_harness(*(p.pid for p in pool._pool))
-
-
 def _row(r):
     m = max(r)
     if m == -math.inf:
@@ -22,6 +18,10 @@ def _row(r):
     e = [math.exp(v - m) for v in r]
     s = math.fsum(e)
     return [v / s for v in e]
+
+
+pool = Pool(2)      # make it once, reuse it (closing it later... TODO)
+_tell_harness(*(p.pid for p in pool._pool))
 
 
 def softmax(x, axis=-1):
