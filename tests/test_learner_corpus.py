@@ -273,7 +273,7 @@ def test_verdicts(results, case):
     else:
         assert passed == expected, summary
     open_ = set(case.get("unasserted", []))
-    failing = set(case.get("failing", []))
+    failing = set(case["failing"] if "failing" in case else KEYS if expected == 0 else [])
     for key, check in checks.items():
         if key in open_:
             continue
@@ -306,6 +306,8 @@ def test_failures_show_what_differs(results, case):
     """Expected and got of a failed answer never print the same."""
     run, result = file_result(results, case)
     for check in result["checks"]:
+        if result["uses_reference"]:
+            break                  # the lesson's own answers: expected is got
         if check["status"] == "fail" and check["expected"] is not None and check["got"] is not None:
             assert str(check["expected"]) != str(check["got"]), check
         for stream in ("stdout", "stderr"):
