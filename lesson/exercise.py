@@ -744,6 +744,29 @@ def load_problem_text(load, time_limit=TIME_LIMIT, file="Your file"):
     return text
 
 
+def load_notes(load, time_limit=TIME_LIMIT):
+    """Sentences on what went wrong while a file loaded, though it did load.
+
+    A notebook cell that failed (the other cells still ran), or an exit()
+    at the top level (the functions defined before it are checked).
+
+    >>> exited = {"type": "SystemExit", "where": "line 9", "code": "sys.exit()"}
+    >>> load_notes({"status": "ok", "exited": exited})
+    ['Your file stopped itself on line 9 (sys.exit()) while loading; the functions it defined before that are checked.']
+    """
+    notes = []
+    for cell in load.get("cells", []):
+        text = load_problem_text(cell, time_limit)
+        text = text.replace("Your file raised an error while loading", "A cell raised an "
+                            "error").replace("Your file has", "A cell has")
+        notes.append(f"{text}. The other cells ran.")
+    if load.get("exited"):
+        exited = load["exited"]
+        notes.append(f"Your file stopped itself on {exited['where']} ({exited['code']}) "
+                     f"while loading; the functions it defined before that are checked.")
+    return notes
+
+
 REFERENCE = ("Your file imports the lesson's own code (import lesson): the checks "
              "would grade the lesson, not your functions, so none of them counts "
              "as passed. Write the four functions yourself.")
@@ -842,12 +865,8 @@ def report_lines(shown_as, load, results, time_limit=TIME_LIMIT, functions=FUNCT
     problem = load_problem_text(load, time_limit)
     if problem is not None:
         lines += [problem, ""]
-    for cell in load.get("cells", []):
-        lines += [f"Note: {load_problem_text(cell, time_limit)} The other cells ran.", ""]
-    if load.get("exited"):
-        lines += [f"Note: your file called {load['exited']['type']} on "
-                  f"{load['exited']['where']} while loading ({load['exited']['code']}); "
-                  f"the checker checked what it had defined by then.", ""]
+    for note in load_notes(load, time_limit):
+        lines += [f"Note: {note}", ""]
     if any(r["message"] == NOT_COUNTED for r in results) or load.get("uses_reference"):
         lines += [REFERENCE, ""]
     printed = _printed(load)

@@ -44,7 +44,8 @@ def run(path, time_limit=exercise.TIME_LIMIT, shown_as=None):
     """Grade one learner's file; return its result as plain data.
 
     The result has "file" (``shown_as``, default ``path``), "passed",
-    "failed", "problem" (one sentence, or None if the file loaded),
+    "failed", "problem" (why the file could not load, or what went wrong
+    while it loaded: a notebook cell that failed, an exit(); else None),
     "uses_reference", "stdout" and "stderr" (printed while loading),
     "checks" (one result per check, see ``exercise.results``), "load" and
     "seconds".  After a function has not returned once, its remaining
@@ -57,7 +58,8 @@ def run(path, time_limit=exercise.TIME_LIMIT, shown_as=None):
     checks = exercise.results(load, outcomes, time_limit)
     passed, failed = exercise.counts(checks)
     return {"file": shown_as, "passed": passed, "failed": failed,
-            "problem": exercise.load_problem_text(load, time_limit, file=shown_as),
+            "problem": (exercise.load_problem_text(load, time_limit, file=shown_as)
+                        or " ".join(exercise.load_notes(load, time_limit)) or None),
             "uses_reference": exercise.uses_reference(load, outcomes),
             "stdout": load.get("stdout", ""), "stderr": load.get("stderr", ""),
             "checks": checks, "load": load,
