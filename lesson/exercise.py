@@ -140,6 +140,25 @@ class Check:
         parts += [f"{k}={_show(v)}" for k, v in self.kwargs.items()]
         return f"{self.function}({', '.join(parts)})"
 
+    def passes_when(self):
+        """What a passing answer is, in words, with the lesson's own numbers.
+
+        >>> CHECKS[0].passes_when()
+        'returns [0.670, 0.330] to 3 decimals'
+        >>> CHECKS[10].passes_when()
+        'raises an ArithmeticError (such as OverflowError) or a ValueError, or returns inf or nan'
+        """
+        expected = self.expected()
+        return {
+            "weights": lambda: f"returns {_show_value(expected)}, within 1e-9",
+            "3dp": lambda: f"returns {_show_value(expected, 3, fixed=True)} to 3 decimals",
+            "value": lambda: f"returns {expected}",
+            "raises": lambda: "raises ValueError (or a subclass of it)",
+            "fails": lambda: ("raises an ArithmeticError (such as OverflowError) or a "
+                              "ValueError, or returns inf or nan"),
+            "sums": lambda: f"returns weights that add up to {expected:g}",
+        }[self.expect]()
+
     def expected(self):
         """The right answer, from the lesson's own function."""
         if self.expect == "sums":
@@ -680,7 +699,7 @@ def _show(value):
         return "-inf"
     if isinstance(value, list):
         return "[" + ", ".join(_show(v) for v in value) + "]"
-    return repr(value)
+    return repr(value).replace("e-0", "e-")        # 1e-7, as the lesson writes it
 
 
 def _show_value(value, digits=6, fixed=False):
@@ -898,7 +917,7 @@ def _result_lines(result):
         lines.append(f"        {result['message']}")
     if not result["passed"] and asked and result["status"] != "timeout":
         lines += [_field("expected", result["expected"]), _field("got", result["got"])]
-    if not result["passed"] and result["hint"] and result["status"] != "timeout":
+    if not result["passed"] and result["hint"] and asked and result["status"] != "timeout":
         lines.append(_field("hint", result["hint"]))
     return lines + [f"        {line}" for line in _printed(result)]
 
