@@ -462,6 +462,13 @@ def error_info(error):
 
     "line", "where" ('line 8' or 'cell 3, line 2') and "code" point at the
     last line of the learner's own code in the traceback, if any.
+
+    >>> try:
+    ...     1 / 0
+    ... except ZeroDivisionError as error:
+    ...     info = error_info(error)
+    >>> info["type"], info["is_arithmetic_error"], info["is_value_error"], info["where"]
+    ('ZeroDivisionError', True, False, None)
     """
     frames = [f for f in traceback.extract_tb(error.__traceback__)
               if f.filename in _LEARNER_CODE]
@@ -821,7 +828,11 @@ def results(load, outcomes, time_limit=TIME_LIMIT):
 
 
 def uses_reference(load, outcomes):
-    """Did the learner's code import the lesson, while loading or in a check?"""
+    """Did the learner's code import the lesson, while loading or in a check?
+
+    >>> uses_reference({"status": "ok"}, {4: {"value": [1.0], "uses_reference": True}})
+    True
+    """
     return bool(load.get("uses_reference")) or any(
         o.get("uses_reference") for o in outcomes.values())
 
@@ -861,7 +872,11 @@ def _result(check, outcome, problem, time_limit):
 
 
 def counts(results):
-    """(passed, failed) over a list of results."""
+    """(passed, failed) over a list of results.
+
+    >>> counts([{"passed": True}, {"passed": False}, {"passed": False}])
+    (1, 2)
+    """
     passed = sum(r["passed"] for r in results)
     return passed, len(results) - passed
 
@@ -881,7 +896,7 @@ def report_lines(shown_as, load, results, time_limit=TIME_LIMIT, functions=FUNCT
     0 passed, 20 failed
     """
     lines = [f"Checking {shown_as} against lesson 4's contract", ""]
-    problem = load_problem_text(load, time_limit)
+    problem = load_problem_text(load, time_limit, file=shown_as)
     if problem is not None:
         lines += [problem, ""]
     for note in load_notes(load, time_limit):
@@ -950,6 +965,17 @@ def summary_lines(files):
     """The teacher's table: file, passed, failed, first failing check; then the total.
 
     ``files`` are per-file dicts with "file", "passed", "failed" and "checks".
+
+    >>> bob = [{"function": "softmax", "name": "large scores", "passed": False}]
+    >>> for line in summary_lines([
+    ...         {"file": "alice.py", "passed": 20, "failed": 0, "checks": []},
+    ...         {"file": "bob.py", "passed": 19, "failed": 1, "checks": bob}]):
+    ...     print(line)
+    file      passed  failed  first failing check
+    alice.py      20       0
+    bob.py        19       1  softmax: large scores
+    <BLANKLINE>
+    39 passed, 1 failed
     """
     rows = [("file", "passed", "failed", "first failing check")]
     for entry in files:

@@ -51,6 +51,10 @@ def run(path, time_limit=exercise.TIME_LIMIT, shown_as=None):
     "seconds".  After a function has not returned once, its remaining
     checks are not run; the whole file gets at most
     ``exercise.time_limits(time_limit)[2]`` seconds.
+
+    >>> result = run("notes.txt")
+    >>> result["passed"], result["failed"], result["problem"]
+    (0, 20, 'notes.txt is not a Python file: the checker reads .py files and Jupyter notebooks (.ipynb).')
     """
     started = time.monotonic()
     shown_as = path if shown_as is None else shown_as
@@ -67,12 +71,23 @@ def run(path, time_limit=exercise.TIME_LIMIT, shown_as=None):
 
 
 def run_many(paths, time_limit=exercise.TIME_LIMIT):
-    """Grade several files, one after another; return their results."""
+    """Grade several files, one after another; return their results.
+
+    >>> [result["file"] for result in run_many(["a.txt", "b.md"])]
+    ['a.txt', 'b.md']
+    """
     return [run(path, time_limit) for path in paths]
 
 
 def report(result, time_limit=exercise.TIME_LIMIT):
-    """The report for one result from ``run``, as lines."""
+    """The report for one result from ``run``, as lines.
+
+    >>> for line in report(run("notes.txt"))[:3]:
+    ...     print(line)
+    Checking notes.txt against lesson 4's contract
+    <BLANKLINE>
+    notes.txt is not a Python file: the checker reads .py files and Jupyter notebooks (.ipynb).
+    """
     return exercise.report_lines(result["file"], result["load"], result["checks"],
                                  time_limit)
 
