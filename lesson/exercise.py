@@ -9,35 +9,48 @@ functions, so the checker and the lesson cannot disagree; the project's
 tests grade the lesson's own code with these same checks.
 
 This module is pure: no processes, no threads.  ``lesson.runner`` runs the
-learner's side in a separate process; an in-browser runner can run it in a
-Web Worker instead.  The two sides only exchange plain data (JSON through
-Python's ``json`` module, NaN and Infinity included), so the side that
-judges never runs a line of the learner's code.
+learner's side in a separate process; a runner in the browser can run it in
+a Web Worker instead.  The two sides exchange only plain data (JSON through
+Python's ``json`` module, NaN and Infinity included: pass the text between
+workers as it is), so the judge never runs a line of the learner's code,
+and a learner's ``math.exp = ...`` cannot change an expected answer.
 
 The learner's side (runs the learner's code)
 --------------------------------------------
-read_learner(data, filename)      the file's bytes as source to run, or why not
-notebook_source(text)             a notebook's code cells, magics skipped
+read_learner(data, filename)      a file's bytes -> (source, None) or (None, load)
+notebook_source(text)             a notebook's code cells, IPython syntax skipped
 load_learner(source, filename)    run the source as a fresh module -> (module, load)
-call_check(function, check)       call one function on one check -> outcome
+call_check(function, check)       call one function on a copy of one check's
+                                  input -> outcome, with what it printed
 
-    >>> module, load = load_learner("def entropy(w):\\n    return 0.0\\n", "mine.py")
+    >>> module, load = load_learner("def entropy(w):\n    return 0.0\n", "mine.py")
     >>> load["status"], call_check(module.entropy, CHECKS[17])["value"]
     ('ok', 0.0)
 
 The judge's side (never runs the learner's code)
 ------------------------------------------------
-judge(check, outcome)                    (passed, got text, expected text)
-results(load, outcomes, time_limit)      one result dict per check
+judge(check, outcome)                  -> (passed, got text, expected text)
+results(load, outcomes, time_limit)    one result dict per check
 report_lines(shown_as, load, results, time_limit)   the report, as lines
+load_problem_text(load), load_notes(load)   what went wrong loading, in words
+summary_lines(files)                   the teacher's table for several files
+time_limits(time_limit)                seconds for a check, a load, a file
 
     >>> judge(CHECKS[2], {"value": [0.5, 0.5]})
     (True, '[0.5, 0.5]', '[0.5, 0.5]')
 
+A run, step by step: ``read_learner`` the file; if it gave a load, stop
+there.  Else ``load_learner`` (a load with status "ok" and a module, or
+a load saying why not); then for each check, ``call_check(getattr(module,
+check.function), check)``, or {"missing": True} when there is no such
+function.  A runner that stops a call which hangs records {"timeout": True}
+for that check, and {"not_run": reason} for the function's other checks.
+Then ``results(load, outcomes)`` and ``report_lines``.
+
 A load, an outcome and a result are dicts of plain data.  An outcome is one
 of {"value": ...}, {"error": {...}}, {"missing": True}, {"timeout": True},
-{"crashed": exit code} or {"not_run": reason}, plus "stdout" and "stderr":
-what the learner's code printed during the call.
+{"crashed": exit code} or {"not_run": reason}, plus "stdout" and "stderr"
+(what the learner's code printed during the call) and "uses_reference".
 """
 
 import contextlib
@@ -802,7 +815,8 @@ NOT_COUNTED = "not counted: your file imports the lesson's own code (see above)"
 def results(load, outcomes, time_limit=TIME_LIMIT):
     """One result dict per check, in the order of CHECKS.
 
-    ``outcomes`` maps a check's index to its outcome.  Each result has
+    ``outcomes`` maps a check's index (an int, or its text after a trip
+    through JSON) to its outcome.  Each result has
     function, name, input, passed, status ("pass", "fail", "error",
     "timeout", "not run" or "missing"), expected, got, hint, message (one
     line on what happened), stdout and stderr.  A file that imports the
@@ -815,6 +829,7 @@ def results(load, outcomes, time_limit=TIME_LIMIT):
     >>> [r["status"] for r in results(load, {0: {"missing": True}})][:2]
     ['missing', 'not run']
     """
+    outcomes = {int(index): outcome for index, outcome in outcomes.items()}  # JSON keys too
     problem = load_problem_text(load, time_limit)
     borrowed = uses_reference(load, outcomes)
     out = []

@@ -13,8 +13,8 @@ report(result, time_limit)   the learner's report for one result, as lines
     (0, 20, 'not done yet: softmax() returns None')
 
 This module only handles processes; what is checked and how it is judged
-is in ``lesson.exercise``.  The worker is a fresh ``python -I``: neither the
-learner's folder nor the current one comes before the standard library
+is in ``lesson.exercise``.  The worker is a fresh Python in which neither
+the learner's folder nor the current one comes before the standard library
 (the folder is added at the end, so a learner's helper module still
 imports).  It runs in its own session, so the whole process group, with
 anything the learner started, is killed on a timeout and at the end.
@@ -165,7 +165,7 @@ def _run_checks(worker, pending, outcomes, check_limit, deadline):
 
 
 class _Worker:
-    """``python -I`` running the learner's file, with a private pipe for messages."""
+    """A Python running the learner's file, with private pipes for messages."""
 
     def __init__(self, path, indices):
         self.token = uuid.uuid4().hex
@@ -177,7 +177,7 @@ class _Worker:
         here = os.path.dirname(os.path.abspath(__file__))
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-I", "-u", "-c", _BOOT, here, str(protocol_write),
+                [sys.executable, "-E", "-u", "-c", _BOOT, here, str(protocol_write),
                  str(go_read), os.path.abspath(path), ",".join(map(str, indices))],
                 stdin=subprocess.DEVNULL, stdout=out_write, stderr=err_write,
                 pass_fds=(protocol_write, go_read), cwd=folder, start_new_session=True,
@@ -287,10 +287,15 @@ def _kill_marked(token):
             return
 
 
-# The worker's first lines: import this very package by its path, with
-# nothing from the learner's folder or the current one ahead of it.
+# The worker's first lines.  ``python -E -c`` ignores PYTHONPATH and puts
+# the current folder (the learner's) first on sys.path: take it off before
+# anything is imported, then import this very package by its path.  (Not
+# ``-I``: that would also hide a NumPy installed with ``pip install --user``.)
 _BOOT = """\
-import importlib.util, sys
+import sys
+if sys.path and sys.path[0] == "":
+    del sys.path[0]
+import importlib.util
 here = sys.argv[1]
 spec = importlib.util.spec_from_file_location(
     "lesson", here + "/__init__.py", submodule_search_locations=[here])
