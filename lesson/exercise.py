@@ -23,7 +23,7 @@ load_learner(source, filename)    run the source as a fresh module -> (module, l
 call_check(function, check)       call one function on a copy of one check's
                                   input -> outcome, with what it printed
 
-    >>> module, load = load_learner("def entropy(w):\n    return 0.0\n", "mine.py")
+    >>> module, load = load_learner("def entropy(w):\\n    return 0.0\\n", "mine.py")
     >>> load["status"], call_check(module.entropy, CHECKS[17])["value"]
     ('ok', 0.0)
 
