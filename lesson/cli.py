@@ -100,7 +100,7 @@ def _check(paths, time_limit, as_json):
     from lesson import runner
     if hasattr(sys.stdout, "reconfigure"):     # a learner's output on any console
         sys.stdout.reconfigure(errors="backslashreplace")
-    results = runner.run_many(paths, time_limit)
+    results = [runner.run(path, time_limit, shown_as=_printable(path)) for path in paths]
     if as_json:
         files = [{k: v for k, v in r.items() if k != "load"} for r in results]
         print(json.dumps({"checker": "lesson 4", "time_limit": time_limit,
@@ -114,6 +114,16 @@ def _check(paths, time_limit, as_json):
         if len(results) > 1:
             print("\n".join(exercise.summary_lines(results)))
     return 0 if all(r["failed"] == 0 for r in results) else 1
+
+
+def _printable(path):
+    """A path as text any terminal or JSON reader takes: a byte that is not
+    UTF-8 (from a name made elsewhere) is shown as \\xe9.
+
+    >>> _printable("caf\\udce9.py")
+    'caf\\\\xe9.py'
+    """
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def _wrapped(lines):
