@@ -399,3 +399,15 @@ def test_manifest_names_real_files_and_checks():
         assert (CORPUS / case["file"]).exists(), case["file"]
         for key in case.get("failing", []) + case.get("unasserted", []) + list(case.get("statuses", {})):
             assert key in KEYS, (case["id"], key)
+
+
+@pytest.mark.parametrize("limit", ["inf", "0", "-1", "nan"])
+def test_a_bad_time_limit_is_a_usage_error(limit):
+    """Rejected in one short message before any learner code runs."""
+    result = subprocess.run(
+        [sys.executable, "-m", "lesson", "check", "--json", "--time-limit", limit, "correct_loops.py"],
+        cwd=CORPUS, env=dict(os.environ, PYTHONPATH=CHECKER, PYTHONDONTWRITEBYTECODE="1"),
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2, result
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr and "time-limit" in result.stderr.strip().splitlines()[-1]
