@@ -35,7 +35,7 @@ CHECK_FIELDS = {"function", "name", "input", "passed", "status", "expected", "go
                 "hint", "stdout", "stderr"}
 FILE_FIELDS = {"file", "passed", "failed", "problem", "uses_reference", "checks"}
 OUTPUT_CAP = 100_000        # characters of learner output one check may carry
-HARD_CAP = 120              # seconds before the harness gives up on a checker run
+HARD_CAP = 60               # seconds before the harness gives up on a checker run
 BATCH_SECONDS_PER_FILE = 2  # the issue: a correct file is graded in <= 2 s
 MARKER = "LESSON_CORPUS_RUN"
 # The checker under test: this repository's lesson package, unless another
@@ -60,6 +60,7 @@ class Run:
         self.stdout = self.stderr = ""
         self.returncode = self.seconds = None
         self.survivors, self.pids, self.report, self.json_error = [], [], None, None
+        self.hard_capped = False
 
     def environment(self):
         env = dict(os.environ, PYTHONPATH=CHECKER, TERM="xterm-256color",
@@ -81,6 +82,7 @@ class Run:
         try:
             out, err = process.communicate(timeout=HARD_CAP)
         except subprocess.TimeoutExpired:
+            self.hard_capped = True
             os.killpg(process.pid, signal.SIGKILL)
             out, err = process.communicate()
         self.seconds = time.monotonic() - start
@@ -180,7 +182,7 @@ def plan(tmp_root):
     """Every checker run, and which case reads which file of which run."""
     runs, where = [], {}
     batch = [c for c in CASES if c["run"]["group"] == "batch"]
-    for part in (batch[0::2], batch[1::2]):
+    for part in (batch[0::4], batch[1::4], batch[2::4], batch[3::4]):
         run = Run("batch", [c["file"] for c in part], CORPUS)
         runs.append(run)
         for index, case in enumerate(part):
@@ -344,6 +346,7 @@ def test_no_process_left_behind(results, case):
     where, human, _ = results
     run, _ = where[case["id"]]
     for each in [run] + ([human[case["id"]]] if case["id"] in human else []):
+        assert not each.hard_capped, f"{each.label}: the checker never finished ({HARD_CAP} s)"
         assert each.survivors == [], f"{each.label}: still running after the checker ended: {each.survivors}"
         for pid in each.pids:
             assert not _alive_with_marker(pid, each.token), f"{each.label}: learner's child {pid} survived"
@@ -396,3 +399,15 @@ def test_manifest_names_real_files_and_checks():
         assert (CORPUS / case["file"]).exists(), case["file"]
         for key in case.get("failing", []) + case.get("unasserted", []) + list(case.get("statuses", {})):
             assert key in KEYS, (case["id"], key)
+
+
+@pytest.mark.parametrize("limit", ["inf", "0", "-1", "nan"])
+def test_a_bad_time_limit_is_a_usage_error(limit):
+    """Rejected in one short message before any learner code runs."""
+    result = subprocess.run(
+        [sys.executable, "-m", "lesson", "check", "--json", "--time-limit", limit, "correct_loops.py"],
+        cwd=CORPUS, env=dict(os.environ, PYTHONPATH=CHECKER, PYTHONDONTWRITEBYTECODE="1"),
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2, result
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr and "time-limit" in result.stderr.strip().splitlines()[-1]
