@@ -234,9 +234,9 @@ report, then a table: file, passed, failed, first failing check.  With
 "hint", "stdout", "stderr"}}, ...]}}, ...]}}.
 
 A check that runs longer than the time limit is stopped, and that
-function's other checks are not run; loading a file may take 5 times the
-limit, a whole file 7 times (with the default, {exercise.TIME_LIMIT:g} s,
-{exercise.time_limits()[1]:g} s and {exercise.time_limits()[2]:g} s).
+function's other checks are not run.  Loading a file may take 5 times the
+limit (at least 5 s), a whole file 5 times plus 4 s (with the default:
+{exercise.TIME_LIMIT:g} s, {exercise.time_limits()[1]:g} s and {exercise.time_limits()[2]:g} s).
 
 The exit code is 0 only when every check of every file passed, 1 when
 some did not, 2 for a usage error.  The last line is "N passed, M failed".""")

@@ -239,13 +239,17 @@ CHECKS = [
 def time_limits(time_limit=TIME_LIMIT):
     """(one check, loading the file, the whole file) in seconds.
 
-    Loading may import NumPy, so it gets five checks' worth; the whole file
-    gets seven, so a learner's report never takes much longer than that.
+    Loading may import NumPy, so it gets five checks' worth, and at least
+    5 s.  The whole file gets five checks' worth plus 4 s: room for each of
+    the four functions to hang once, and for Python to restart after each.
 
     >>> time_limits(2.0)
     (2.0, 10.0, 14.0)
+    >>> time_limits(0.5)
+    (0.5, 5.0, 6.5)
     """
-    return time_limit, 5 * time_limit, 7 * time_limit
+    load = max(5 * time_limit, 5.0)
+    return time_limit, load, max(5 * time_limit + 4, load + time_limit)
 
 
 # --- The learner's side: reading and loading the file ---------------------------
@@ -511,7 +515,7 @@ class _Capped(io.TextIOBase):
         return True
 
     def write(self, text):
-        room = OUTPUT_LIMIT - sum(map(len, self.kept))
+        room = OUTPUT_LIMIT - min(self.size, OUTPUT_LIMIT)
         if room > 0:
             self.kept.append(str(text)[:room])
         self.size += len(text)
