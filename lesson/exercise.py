@@ -348,9 +348,11 @@ def load_learner(source, filename, module_name="softmax_exercise", capture=True)
     dataclasses and pickling (multiprocessing) find it.  ``load`` is plain
     data: {"status": "ok"} or "syntax" or "error", with the line, and
     "uses_reference" if the file imported the lesson's own code.  A notebook
-    cell that fails is reported and the other cells still run, as in Jupyter.
-    With ``capture``, what the code prints goes into load["stdout"] and
-    load["stderr"].
+    cell that fails is noted in load["cells"] and the other cells still run
+    (a learner often keeps a cell that shows naive_softmax failing).  An
+    exit() at the top level ends the file there: load["exited"] says where,
+    and what was defined before it is checked.  With ``capture``, what the
+    code prints goes into load["stdout"] and load["stderr"].
 
     >>> module, load = load_learner("import math\\nx = 1 / 0\\n", "mine.py")
     >>> module is None, load["status"], load["error"]["where"], load["error"]["code"]
@@ -360,7 +362,6 @@ def load_learner(source, filename, module_name="softmax_exercise", capture=True)
     """
     module = types.ModuleType(module_name)
     module.__file__ = filename
-    module.__builtins__ = __builtins__
     sys.modules[module_name] = module
     pieces = source if isinstance(source, list) else [(None, source)]
     load = {"status": "ok"}
