@@ -96,24 +96,43 @@ def _write_starter(path):
 
 
 def _check(paths, time_limit, as_json):
-    """Grade each file; print the reports (or JSON); 0 only if every check passed."""
+    """Grade each file; print the reports (or JSON); 0 only if every check passed.
+
+    Each report is printed as soon as its file is graded, so a teacher
+    checking a folder sees them come.
+    """
     from lesson import runner
     if hasattr(sys.stdout, "reconfigure"):     # a learner's output on any console
         sys.stdout.reconfigure(errors="backslashreplace")
-    results = [runner.run(path, time_limit, shown_as=_printable(path)) for path in paths]
-    if as_json:
-        files = [{k: v for k, v in r.items() if k != "load"} for r in results]
-        print(json.dumps({"checker": "lesson 4", "time_limit": time_limit,
-                          "files": files}, indent=1, allow_nan=False))
-    else:
-        for number, result in enumerate(results):
-            lines = runner.report(result, time_limit)
-            if len(results) > 1:
-                lines = lines[:-1] + [f"{result['file']}: {lines[-1]}", "", ""]
-            print("\n".join(_wrapped(lines)))
-        if len(results) > 1:
+    results = []
+    try:
+        for path in paths:
+            results.append(runner.run(path, time_limit, shown_as=_printable(path)))
+            if not as_json:
+                _print_report(results[-1], time_limit, several=len(paths) > 1)
+        if as_json:
+            files = [{k: v for k, v in r.items() if k != "load"} for r in results]
+            print(json.dumps({"checker": "lesson 4", "time_limit": time_limit,
+                              "files": files}, indent=1, allow_nan=False))
+        elif len(results) > 1:
             print("\n".join(exercise.summary_lines(results)))
+        sys.stdout.flush()
+    except KeyboardInterrupt:
+        print("python -m lesson check: stopped (Ctrl+C) before every file was checked",
+              file=sys.stderr)
+        return 130
+    except BrokenPipeError:                    # e.g. piped into `head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return 0 if all(r["failed"] == 0 for r in results) else 1
+
+
+def _print_report(result, time_limit, several):
+    from lesson import runner
+    lines = runner.report(result, time_limit)
+    if several:                      # name the file on its closing line; a gap after
+        lines = lines[:-1] + [f"{result['file']}: {lines[-1]}", "", ""]
+    print("\n".join(_wrapped(lines)), flush=True)
 
 
 def _printable(path):

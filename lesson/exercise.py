@@ -986,7 +986,8 @@ def summary_lines(files):
 
     ``files`` are per-file dicts with "file", "passed", "failed" and "checks".
 
-    >>> bob = [{"function": "softmax", "name": "large scores", "passed": False}]
+    >>> bob = [{"function": "softmax", "name": "large scores", "passed": False,
+    ...         "status": "fail"}]
     >>> for line in summary_lines([
     ...         {"file": "alice.py", "passed": 20, "failed": 0, "checks": []},
     ...         {"file": "bob.py", "passed": 19, "failed": 1, "checks": bob}]):
@@ -1000,8 +1001,11 @@ def summary_lines(files):
     rows = [("file", "passed", "failed", "first failing check")]
     for entry in files:
         first = next((r for r in entry["checks"] if not r["passed"]), None)
-        rows.append((entry["file"], str(entry["passed"]), str(entry["failed"]),
-                     f"{first['function']}: {first['name']}" if first else ""))
+        if entry["checks"] and all(r["status"] == "not run" for r in entry["checks"]):
+            first = "(it could not be loaded: see its report)"
+        elif first:
+            first = f"{first['function']}: {first['name']}"
+        rows.append((entry["file"], str(entry["passed"]), str(entry["failed"]), first or ""))
     width = max(len(row[0]) for row in rows)
     lines = [f"{r[0]:{width}}  {r[1]:>6}  {r[2]:>6}  {r[3]}".rstrip() for r in rows]
     passed = sum(entry["passed"] for entry in files)
