@@ -12,6 +12,7 @@ import math
 import os
 import pathlib
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -40,13 +41,13 @@ def check(*args, cwd=None):
             result.stderr.decode("utf-8", "replace"), time.monotonic() - started)
 
 
-def leftovers():
+def leftovers(mark=MARK):
     """Processes still running with this test run's mark on their command line."""
     found = []
     for name in os.listdir("/proc"):
         try:
             with open(f"/proc/{name}/cmdline", "rb") as file:
-                if MARK.encode() in file.read():
+                if mark.encode() in file.read():
                     found.append(int(name))
         except (OSError, ValueError):
             continue
@@ -225,6 +226,22 @@ def test_a_bad_time_limit_is_a_one_line_usage_error(limit):
     code, out, err, _ = check("--time-limit", limit, str(SAMPLES / "correct_lists.py"))
     assert code == 2 and out == "" and "Traceback" not in err
     assert err.splitlines()[-1].startswith("python -m lesson check: error: argument --time-limit")
+
+
+def test_ctrl_c_stops_the_checker_and_everything_the_learner_started():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "lesson", "check", str(SAMPLES / "starts_processes.py")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=dict(os.environ, LESSON_TEST_MARK=MARK + "-ctrl-c", PYTHONPATH=str(ROOT)))
+    deadline = time.monotonic() + 20
+    while len(leftovers(MARK + "-ctrl-c")) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)                                   # its helpers are running
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert err.decode().strip() == ("python -m lesson check: stopped (Ctrl+C) before "
+                                    "every file was checked")
+    assert leftovers(MARK + "-ctrl-c") == []
 
 
 def test_help_documents_batch_mode_and_json():
