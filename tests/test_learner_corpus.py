@@ -286,6 +286,8 @@ def test_verdicts(results, case):
         assert checks[key]["status"] in allowed, f"{key}: {checks[key]['status']} not in {allowed}"
     if case.get("statuses_all"):
         assert {c["status"] for c in checks.values()} <= set(case["statuses_all"])
+    for key, pattern in case.get("got", {}).items():
+        assert re.search(pattern, str(checks[key]["got"])), f"{key}: got {checks[key]['got']!r}"
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if not c.get("folder")], ids=ids)
