@@ -18,7 +18,6 @@ import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -48,13 +47,14 @@ CHECKER = os.environ.get("LESSON_CORPUS_CHECKER", str(ROOT))
 class Run:
     """One checker command line, run in its own session with a marked environment."""
 
-    def __init__(self, label, args, cwd, time_limit=None, human=False):
-        self.label, self.cwd, self.human = label, cwd, human
+    def __init__(self, label, paths, cwd, time_limit=None, human=False):
+        self.label, self.paths, self.cwd, self.human = label, list(paths), cwd, human
         self.time_limit = time_limit
+        self.solo = False                 # timed on its own, after the others
         self.argv = [sys.executable, "-m", "lesson", "check"]
         self.argv += [] if human else ["--json"]
         self.argv += [] if time_limit is None else ["--time-limit", str(time_limit)]
-        self.argv += list(args)
+        self.argv += self.paths
         self.token = uuid.uuid4().hex
         self.pidfile = pathlib.Path(os.environ.get("TMPDIR", "/tmp")) / f"lesson-corpus-{self.token}.pids"
         self.stdout = self.stderr = ""
@@ -209,8 +209,7 @@ def plan(tmp_root):
             if spec["group"] == "batch":
                 cwd, arg = CORPUS, case["file"]
             run = Run(case["id"] + " (human)", [arg], cwd, spec.get("time_limit"), human=True)
-            if case.get("human_max_seconds"):
-                run.solo = True               # timed on its own, after the rest
+            run.solo = bool(case.get("human_max_seconds"))
             runs.append(run)
             human[case["id"]] = run
     return runs, where, human
@@ -220,13 +219,13 @@ def plan(tmp_root):
 def results(tmp_path_factory):
     """Run the checker on the whole corpus once: slow cases side by side."""
     runs, where, human = plan(tmp_path_factory.mktemp("names"))
-    together = [r for r in runs if not getattr(r, "solo", False)]
+    together = [r for r in runs if not r.solo]
     first = {"hang_four": 0, "batch": 1}       # the longest runs start first
     together.sort(key=lambda r: first.get(r.label, 2))
     with ThreadPoolExecutor(max_workers=8) as pool:
         list(pool.map(lambda r: r(), together))
     for run in runs:
-        if getattr(run, "solo", False):
+        if run.solo:
             run()                          # wall time without the corpus competing
     return where, human, runs
 
@@ -238,9 +237,7 @@ def file_result(results, case):
     files = run.report["files"]
     if case.get("folder"):
         return run, files
-    args = [a for a in run.argv[run.argv.index("check") + 1:] if a not in ("--json",)]
-    if "--time-limit" in args:
-        del args[args.index("--time-limit"):args.index("--time-limit") + 2]
+    args = run.paths
     assert len(files) == len(args), f"{run.label}: {len(args)} paths given, {len(files)} results"
     result = files[index]
     if isinstance(args[index], str):
@@ -286,6 +283,8 @@ def test_verdicts(results, case):
         assert checks[key]["status"] in allowed, f"{key}: {checks[key]['status']} not in {allowed}"
     if case.get("statuses_all"):
         assert {c["status"] for c in checks.values()} <= set(case["statuses_all"])
+    for key, pattern in case.get("got", {}).items():
+        assert re.search(pattern, str(checks[key]["got"])), f"{key}: got {checks[key]['got']!r}"
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if not c.get("folder")], ids=ids)
@@ -337,7 +336,7 @@ def test_batch_wall_time(results):
     _, _, runs = results
     for run in runs:
         if run.label == "batch":
-            files = len(run.argv) - run.argv.index("--json") - 1
+            files = len(run.paths)
             assert run.seconds <= BATCH_SECONDS_PER_FILE * files, f"{files} files in {run.seconds:.1f} s"
 
 
