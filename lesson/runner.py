@@ -38,6 +38,7 @@ import uuid
 from lesson import exercise
 
 _MARK = "LESSON_CHECK_RUN"      # in the worker's environment, to find its processes
+_KEEP = 4 * exercise.OUTPUT_LIMIT   # bytes of output kept per stream and check
 
 
 def run(path, time_limit=exercise.TIME_LIMIT, shown_as=None):
@@ -103,6 +104,7 @@ def _grade(path, time_limit):
     deadline = time.monotonic() + file_limit
     pending = list(range(len(exercise.CHECKS)))
     outcomes, load = {}, None
+    reason = f"the file used up its {file_limit:g} s"
     while pending:
         worker = _Worker(path, pending)
         try:
@@ -112,15 +114,15 @@ def _grade(path, time_limit):
                 if load["status"] != "ok":
                     return load, {}
             elif message is None or "load" not in message:
-                break                       # it loaded before; now it did not
+                reason = "the file did not load again after the check above stopped"
+                break
             pending = _run_checks(worker, pending, outcomes, check_limit, deadline)
         finally:
             worker.stop()
         if time.monotonic() >= deadline:
             break
     for index in pending:
-        outcomes.setdefault(index, {"not_run": f"the file used up its "
-                                                f"{file_limit:g} s"})
+        outcomes.setdefault(index, {"not_run": reason})
     return load, outcomes
 
 
@@ -158,9 +160,7 @@ def _run_checks(worker, pending, outcomes, check_limit, deadline):
         if "crashed" in message:
             outcomes[index] = dict(printed, crashed=message["crashed"])
             return pending
-        outcome = message["outcome"]
-        outcome.update(printed)
-        outcomes[message["check"]] = outcome
+        outcomes[index] = dict(message["outcome"], **printed)
     return pending
 
 
@@ -189,7 +189,8 @@ class _Worker:
         for fd in self.fds.values():
             os.set_blocking(fd, False)
         self.buffer = b""
-        self.printed = {"stdout": [], "stderr": []}
+        self.printed = {"stdout": bytearray(), "stderr": bytearray()}
+        self.sizes = {"stdout": 0, "stderr": 0}
 
     def go(self):
         """Let the worker start its next check (so its output is that check's)."""
@@ -234,7 +235,9 @@ class _Worker:
             self.buffer += data
         else:
             stream = "stdout" if fd == self.fds["stdout"] else "stderr"
-            self.printed[stream].append(data)
+            room = _KEEP - len(self.printed[stream])   # a print loop must not fill memory
+            self.printed[stream] += data[:max(room, 0)]
+            self.sizes[stream] += len(data)
         return True
 
     def _drain(self):
@@ -243,14 +246,15 @@ class _Worker:
                 pass
 
     def _take_printed(self):
+        """What the learner's code printed since the last message, capped."""
         printed = {}
-        for stream, chunks in self.printed.items():
-            data = b"".join(chunks)
-            text = data[:exercise.OUTPUT_LIMIT * 2].decode("utf-8", "replace")
+        for stream, data in self.printed.items():
+            text = data.decode("utf-8", "replace")
             kept = text[:exercise.OUTPUT_LIMIT]
-            printed[stream] = exercise.capped(kept, len(kept) + len(data) - len(
-                kept.encode("utf-8", "replace")))
-            chunks.clear()
+            more = len(text) - len(kept) + self.sizes[stream] - len(data)
+            printed[stream] = exercise.capped(kept, len(kept) + more)
+            data.clear()
+            self.sizes[stream] = 0
         return printed
 
     def stop(self):
@@ -325,14 +329,14 @@ def _worker(protocol, go, path, indices):
             data = data[write(protocol, data):]
     try:
         sys.argv = [path]
+        name = _module_name(path)
         sys.path.append(os.path.dirname(path))   # helpers import; never ahead of stdlib
         with open(path, "rb") as file:
             source, load = exercise.read_learner(file.read(), path)
         module = None
         if source is not None:
-            with _exit_is_an_exception():
-                module, load = exercise.load_learner(source, path, _module_name(path),
-                                                     capture=False)
+            with _ExitRaises():
+                module, load = exercise.load_learner(source, path, name, capture=False)
         send({"load": load})
         if module is None:
             os._exit(0)
@@ -344,7 +348,7 @@ def _worker(protocol, go, path, indices):
             if not callable(function):
                 send({"check": index, "outcome": {"missing": True}})
                 continue
-            with _exit_is_an_exception():
+            with _ExitRaises():
                 outcome = exercise.call_check(function, check, capture=False)
             send({"check": index, "outcome": outcome})
     except BaseException:                  # noqa: B036 - never show our own traceback
@@ -352,7 +356,7 @@ def _worker(protocol, go, path, indices):
     os._exit(0)
 
 
-class _exit_is_an_exception:
+class _ExitRaises:
     """While the learner's code runs, os._exit() in the worker raises SystemExit.
 
     So a file that ends with os._exit(0) is graded like one ending with
@@ -373,8 +377,17 @@ class _exit_is_an_exception:
 
 
 def _module_name(path):
-    """The learner's module name: the file's own, unless it would hide another module."""
+    """The learner's module name: the file's own, unless another module has it.
+
+    The file's own name lets multiprocessing's spawned processes import it;
+    json.py or numpy.py would hide the real one, so those get a plain name.
+    """
+    import importlib.util
+    import keyword
     name = os.path.splitext(os.path.basename(path))[0]
-    taken = (name in sys.modules or name in getattr(sys, "stdlib_module_names", ())
-             or name == "lesson" or not name.isidentifier())
+    try:
+        taken = (not name.isidentifier() or keyword.iskeyword(name) or name in sys.modules
+                 or name == "lesson" or importlib.util.find_spec(name) is not None)
+    except (ImportError, ValueError):
+        taken = True
     return "softmax_exercise" if taken else name
