@@ -763,6 +763,8 @@ LOAD_PROBLEMS = {
                "{code}): is there an os._exit() or exit() at the top level?",
     "missing": "There is no file {file}.",
     "unreadable": "{file} could not be read: {message}.",
+    "unsupported": "This checker runs files on Linux and macOS only; on Windows, "
+                   "run it in WSL (Windows Subsystem for Linux).",
 }
 
 

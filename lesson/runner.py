@@ -100,6 +100,8 @@ def _grade(path, time_limit):
         return {"status": "not_python", "kind": kind}, {}
     if not os.path.isfile(path):
         return {"status": "missing"}, {}
+    if not hasattr(os, "killpg"):          # Windows: no process groups, no select on pipes
+        return {"status": "unsupported"}, {}
     check_limit, load_limit, file_limit = exercise.time_limits(time_limit)
     deadline = time.monotonic() + file_limit
     pending = list(range(len(exercise.CHECKS)))
@@ -331,8 +333,11 @@ def _worker(protocol, go, path, indices):
         sys.argv = [path]
         name = _module_name(path)
         sys.path.append(os.path.dirname(path))   # helpers import; never ahead of stdlib
-        with open(path, "rb") as file:
-            source, load = exercise.read_learner(file.read(), path)
+        try:
+            with open(path, "rb") as file:
+                source, load = exercise.read_learner(file.read(), path)
+        except OSError as error:                 # no permission to read it, say
+            source, load = None, {"status": "unreadable", "message": error.strerror}
         module = None
         if source is not None:
             with _ExitRaises():
