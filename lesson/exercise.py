@@ -761,8 +761,12 @@ LOAD_PROBLEMS = {
                "there a loop at the top level that never ends?",
     "crashed": "Your file stopped the Python process while loading (exit code "
                "{code}): is there an os._exit() or exit() at the top level?",
+    "garbled": "Your file wrote into the checker's private pipe while loading, so "
+               "it could not be checked.",
     "missing": "There is no file {file}.",
     "unreadable": "{file} could not be read: {message}.",
+    "internal": "The checker itself failed on {file} ({message}): please report "
+                "this, with the file.",
     "unsupported": "This checker runs files on Linux and macOS only; on Windows, "
                    "run it in WSL (Windows Subsystem for Linux).",
 }
@@ -877,6 +881,9 @@ def _result(check, outcome, problem, time_limit):
         result.update(status="timeout", got=None, message=(
             outcome.get("message") or f"never returned: stopped after {time_limit:g} s "
                                       f"(an endless loop?)"))
+    elif outcome.get("crashed") == "garbled":
+        result.update(status="error", message="your code wrote into the checker's "
+                                              "private pipe during this call")
     elif "crashed" in outcome:
         result.update(status="error", message=f"the Python process stopped during this "
                                               f"call (exit code {outcome['crashed']})")

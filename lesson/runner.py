@@ -59,7 +59,10 @@ def run(path, time_limit=exercise.TIME_LIMIT, shown_as=None):
     """
     started = time.monotonic()
     shown_as = path if shown_as is None else shown_as
-    load, outcomes = _grade(path, time_limit)
+    try:
+        load, outcomes = _grade(path, time_limit)
+    except Exception as error:             # a bug of ours: one sentence, not a traceback
+        load, outcomes = {"status": "internal", "message": repr(error)[:300]}, {}
     checks = exercise.results(load, outcomes, time_limit)
     passed, failed = exercise.counts(checks)
     return {"file": shown_as, "passed": passed, "failed": failed,
@@ -131,6 +134,8 @@ def _grade(path, time_limit):
 def _first_load(message, printed):
     if message is None:
         load = {"status": "timeout"}
+    elif message.get("crashed") == "garbled":
+        load = {"status": "garbled"}
     elif "crashed" in message:
         load = {"status": "crashed", "code": message["crashed"]}
     else:
@@ -212,7 +217,7 @@ class _Worker:
             if b"\n" in self.buffer:
                 line, self.buffer = self.buffer.split(b"\n", 1)
                 self._drain()
-                return json.loads(line), self._take_printed()
+                return _message(line), self._take_printed()
             if self.process.poll() is not None:
                 self._drain()
                 if b"\n" not in self.buffer:
@@ -269,6 +274,21 @@ class _Worker:
         _kill_marked(self.token)
         for fd in list(self.fds.values()) + [self.go_write]:
             os.close(fd)
+
+
+def _message(line):
+    """A message from the worker, or {"crashed": ...} if the line is not one.
+
+    Only the learner's code could garble it (by writing to the private pipe).
+    """
+    try:
+        message = json.loads(line)
+    except ValueError:
+        message = None
+    if not (isinstance(message, dict)
+            and ("load" in message or isinstance(message.get("outcome"), dict))):
+        return {"crashed": "garbled"}
+    return message
 
 
 def _kill_marked(token):

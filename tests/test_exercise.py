@@ -60,7 +60,7 @@ CASES = {
     "correct_lists": [], "correct_numpy": [], "forgot_max": [], "log_of_zero": [],
     "syntax_error": [], "nul_byte": [], "odd_returns": [], "uses_reference": [],
     "prints_everywhere": [], "dataclass_and_pool": [], "nan_when_masked": [],
-    "not_python.txt": [], "notebook.ipynb": [],
+    "not_python.txt": [], "notebook.ipynb": [], "writes_to_every_fd": [],
     "never_returns": ["--time-limit", FAST], "loops_at_import": ["--time-limit", FAST],
     "starts_processes": ["--time-limit", FAST], "four_never_return": [],
 }
@@ -412,7 +412,8 @@ def test_load_problems_are_one_clear_sentence(graded):
     for name, words in [("syntax_error", "syntax error on line 6"),
                         ("nul_byte", "NUL byte"),
                         ("loops_at_import", "did not finish loading within 5 s"),
-                        ("not_python.txt", "is not a Python file")]:
+                        ("not_python.txt", "is not a Python file"),
+                        ("writes_to_every_fd", "wrote into the checker's private pipe")]:
         code, report, entry, _ = graded[name]
         assert words in entry["problem"] and words in report, name
         assert entry["passed"] == 0 and code == 1 and "Traceback" not in report
