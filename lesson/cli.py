@@ -267,6 +267,8 @@ some did not, 2 for a usage error.  The last line is "N passed, M failed".""")
     check.add_argument("--time-limit", type=_time_limit, default=exercise.TIME_LIMIT,
                        metavar="SECONDS",
                        help="seconds one check may take (default: %(default)g)")
+    check.error = lambda message: check.exit(   # a usage error is one line
+        2, f"{check.prog}: error: {message} (see: {check.prog} --help)\n")
     return parser
 
 
