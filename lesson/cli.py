@@ -238,11 +238,12 @@ def _build_parser():
     check = commands.add_parser(
         "check", help="grade your four functions against the lesson",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Run every check on your softmax, naive_softmax, "
-                    "rows_normalised and entropy, in a separate process, and "
-                    "say what passed, what failed and why, with anything your "
-                    "code printed.  A .py file or a Jupyter notebook (.ipynb: "
-                    "its code cells run in order, IPython magics skipped).",
+        description="Run every check on your softmax, naive_softmax,\n"
+                    "rows_normalised and entropy, in a separate process, and say\n"
+                    "what passed, what failed and why, with anything your code\n"
+                    "printed.  A .py file, or a Jupyter notebook (.ipynb): its\n"
+                    "code cells run in order, IPython's %magics and !shell lines\n"
+                    "skipped.",
         epilog=f"""\
 For teachers: give several files, or a folder of submissions (its .py and
 .ipynb files; folders inside it are not searched).  Each file gets its
