@@ -112,3 +112,5 @@ def test_exercises_page_shows_real_checker_output(built_site):
     for check in exercise.CHECKS:                                    # the table of checks
         assert check.call_text() in text and check.passes_when() in text
     assert f"longer than {exercise.TIME_LIMIT:g} seconds" in text
+    assert f"never returned: stopped after {exercise.TIME_LIMIT:g} s" in text   # a hang
+    assert "printed:  computing entropy of [1.0, 0.0, 0.0]" in text
