@@ -864,6 +864,7 @@ def uses_reference(load, outcomes):
 
 
 def _result(check, outcome, problem, time_limit):
+    """One check's result dict (see ``results``) from its outcome."""
     result = {"function": check.function, "name": check.name, "input": check.call_text(),
               "passed": False, "status": "fail", "expected": None, "got": None,
               "hint": None, "message": None, "stdout": outcome.get("stdout", ""),
