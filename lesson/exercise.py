@@ -980,8 +980,12 @@ def _printed(source, most=8, width=200):
             continue
         shown = [line if len(line) <= width else line[:width] + "..."
                  for line in text.split("\n")]
+        cut = shown.pop() if shown[-1].endswith("more characters not shown)") else None
         if len(shown) > most:
-            shown = shown[:most] + [f"... ({len(shown) - most} more lines)"]
+            shown = shown[:most] + [f"... ({len(shown) - most} more lines"
+                                    f"{', and more after them' if cut else ''})"]
+        elif cut:
+            shown.append(cut)
         lines += [f"{label if i == 0 else '':10}{line}" for i, line in enumerate(shown)]
     return lines
 
