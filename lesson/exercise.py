@@ -791,6 +791,8 @@ def load_problem_text(load, time_limit=TIME_LIMIT, file="Your file"):
     text = LOAD_PROBLEMS[status].format(**fields)
     if status == "syntax" and load.get("code"):
         text += f" ({load['code']})"
+    if status == "error" and load["error"]["type"] == "EOFError":
+        text += ": nobody types at the checker, so input() gets nothing"
     return text
 
 
