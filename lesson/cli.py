@@ -90,6 +90,10 @@ def _write_starter(path):
         print(f"python -m lesson starter: {path} already exists; it was left as "
               f"it is (give another path to start afresh)", file=sys.stderr)
         return 1
+    except OSError as error:             # no such folder, no permission, ...
+        print(f"python -m lesson starter: cannot write {path}: {error.strerror}",
+              file=sys.stderr)
+        return 2
     print(f"Wrote {path}. Fill in the four functions, then run:\n"
           f"    python -m lesson check {path}")
     return 0

@@ -288,6 +288,11 @@ def test_starter_never_overwrites(tmp_path, capsys):
     assert "already exists" in capsys.readouterr().err
 
 
+def test_starter_into_a_missing_folder_is_one_line(tmp_path, capsys):
+    assert main(["starter", str(tmp_path / "no" / "such" / "ex.py")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
 def test_starter_holds_the_four_stubs_and_their_contracts(tmp_path):
     path = tmp_path / "ex.py"
     exercise.write_starter(str(path))
