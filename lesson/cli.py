@@ -5,12 +5,17 @@ python -m lesson table [SCORES]    the table: score, score - max, exp, weight
 python -m lesson bench accuracy    softmax's error in ulps against 60 digits
 python -m lesson bench speed       what the checks cost; seconds per call
 python -m lesson starter [PATH]    write the exercise's four stubs
-python -m lesson check PATH        grade your four functions
+python -m lesson check PATH ...    grade your four functions (files or folders)
 """
 
 import argparse
+import json
+import math
 import os
+import re
+import shutil
 import sys
+import textwrap
 
 from lesson import bench, example, exercise
 from lesson.tables import fmt_list, table_rows
@@ -42,18 +47,111 @@ def _write_starter(path):
         print(f"python -m lesson starter: {path} already exists; it was left as "
               f"it is (give another path to start afresh)", file=sys.stderr)
         return 1
+    except OSError as error:             # no such folder, no permission, ...
+        print(f"python -m lesson starter: cannot write {path}: {error.strerror}",
+              file=sys.stderr)
+        return 2
     print(f"Wrote {path}. Fill in the four functions, then run:\n"
           f"    python -m lesson check {path}")
     return 0
 
 
-def _check_file(path, time_limit):
-    if not os.path.isfile(path):
-        print(f"python -m lesson check: no file {path}", file=sys.stderr)
-        return 2
-    lines, passed, failed = exercise.grade(path, time_limit)
-    print("\n".join(lines))
-    return 0 if failed == 0 else 1
+def _check(paths, time_limit, as_json):
+    """Grade each file; print the reports (or JSON); 0 only if every check passed.
+
+    Each report is printed as soon as its file is graded, so a teacher
+    checking a folder sees them come.
+    """
+    from lesson import runner
+    if hasattr(sys.stdout, "reconfigure"):     # a learner's output on any console
+        sys.stdout.reconfigure(errors="backslashreplace")
+    results = []
+    try:
+        for path in paths:
+            results.append(runner.run(path, time_limit, shown_as=_printable(path)))
+            if not as_json:
+                _print_report(results[-1], time_limit, several=len(paths) > 1)
+        if as_json:
+            files = [{k: v for k, v in r.items() if k != "load"} for r in results]
+            print(json.dumps({"checker": "lesson 4", "time_limit": time_limit,
+                              "files": files}, indent=1, allow_nan=False))
+        elif len(results) > 1:
+            print("\n".join(exercise.summary_lines(results)))
+        sys.stdout.flush()
+    except KeyboardInterrupt:
+        print("python -m lesson check: stopped (Ctrl+C) before every file was checked",
+              file=sys.stderr)
+        return 130
+    except BrokenPipeError:                    # e.g. piped into `head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return 0 if all(r["failed"] == 0 for r in results) else 1
+
+
+def _print_report(result, time_limit, several):
+    from lesson import runner
+    lines = runner.report(result, time_limit)
+    if several:                      # name the file on its closing line; a gap after
+        lines = lines[:-1] + [f"{result['file']}: {lines[-1]}", "", ""]
+    print("\n".join(_wrapped(lines)), flush=True)
+
+
+def _printable(path):
+    """A path as text any terminal or JSON reader takes: a byte that is not
+    UTF-8 (from a name made elsewhere) is shown as \\xe9.
+
+    >>> _printable("caf\\udce9.py")
+    'caf\\\\xe9.py'
+    """
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def _wrapped(lines):
+    """Report lines wrapped to a terminal's width, each under its own text."""
+    if not sys.stdout.isatty():
+        return lines
+    width = max(shutil.get_terminal_size().columns - 1, 40)
+    out = []
+    for line in lines:
+        body = line.lstrip(" ")
+        indent = len(line) - len(body)
+        label = re.match(r"[a-z]+: +", body) if indent else None
+        hang = " " * (indent + (label.end() if label else 2 * (body[:4] in ("PASS", "FAIL"))))
+        out += textwrap.wrap(line, width, subsequent_indent=hang, break_long_words=False,
+                             break_on_hyphens=False, drop_whitespace=True) or [line]
+    return out
+
+
+def _check_paths(texts):
+    """The files to check: each PATH, or a folder's .py and .ipynb files, sorted."""
+    paths = []
+    for text in texts:
+        if os.path.isdir(text):
+            found = sorted(os.path.join(text, name) for name in os.listdir(text)
+                           if name.lower().endswith((".py", ".ipynb"))
+                           and not name.startswith(".")
+                           and os.path.isfile(os.path.join(text, name)))
+            if not found:
+                raise ValueError(f"no .py or .ipynb files in the folder {text} "
+                                 f"(folders inside it are not searched)")
+            paths += found
+        elif os.path.exists(text):
+            paths.append(text)
+        else:
+            raise ValueError(f"no file {text}")
+    return paths
+
+
+def _time_limit(text):
+    """--time-limit: a finite number of seconds above 0 (argparse's type)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise argparse.ArgumentTypeError(
+            f"{text} is not a time limit: give a number of seconds above 0, such as 2")
+    return seconds
 
 
 def _parse_scores(texts):
@@ -103,14 +201,39 @@ def _build_parser():
                          help="where to write it (default: softmax_exercise.py)")
     check = commands.add_parser(
         "check", help="grade your four functions against the lesson",
-        description="Run every check on your softmax, naive_softmax, "
-                    "rows_normalised and entropy, in a separate process, and "
-                    "say what passed, what failed and why.  The exit code is "
-                    "0 only when every check passes.")
-    check.add_argument("path", help="your file, e.g. softmax_exercise.py")
-    check.add_argument("--time-limit", type=float, default=exercise.TIME_LIMIT,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Run every check on your softmax, naive_softmax,\n"
+                    "rows_normalised and entropy, in a separate process, and say\n"
+                    "what passed, what failed and why, with anything your code\n"
+                    "printed.  A .py file, or a Jupyter notebook (.ipynb): its\n"
+                    "code cells run in order, IPython's %magics and !shell lines\n"
+                    "skipped.",
+        epilog=f"""\
+For teachers: give several files, or a folder of submissions (its .py and
+.ipynb files; folders inside it are not searched).  Each file gets its
+report, then a table: file, passed, failed, first failing check.  With
+--json, stdout is one JSON object for autograders: {{"checker", "time_limit",
+"files": [{{"file", "passed", "failed", "problem", "uses_reference", "checks":
+[{{"function", "name", "input", "passed", "status", "expected", "got",
+"hint", "stdout", "stderr"}}, ...]}}, ...]}}.
+
+A check that runs longer than the time limit is stopped, and that
+function's other checks are not run.  Loading a file may take 5 times the
+limit (at least 5 s), a whole file 5 times plus 4 s (with the default:
+{exercise.TIME_LIMIT:g} s, {exercise.time_limits()[1]:g} s and {exercise.time_limits()[2]:g} s).
+
+The exit code is 0 only when every check of every file passed, 1 when
+some did not, 2 for a usage error.  The last line is "N passed, M failed".""")
+    check.add_argument("paths", nargs="+", metavar="PATH",
+                       help="your file (e.g. softmax_exercise.py or a notebook), "
+                            "or a folder of them")
+    check.add_argument("--json", action="store_true",
+                       help="print one JSON object with every check's result")
+    check.add_argument("--time-limit", type=_time_limit, default=exercise.TIME_LIMIT,
                        metavar="SECONDS",
-                       help="seconds a check may take (default: %(default)g)")
+                       help="seconds one check may take (default: %(default)g)")
+    check.error = lambda message: check.exit(   # a usage error is one line
+        2, f"{check.prog}: error: {message} (see: {check.prog} --help)\n")
     return parser
 
 
@@ -141,7 +264,7 @@ def main(argv=None):
         elif args.command == "starter":
             return _write_starter(args.path)
         elif args.command == "check":
-            return _check_file(args.path, args.time_limit)
+            return _check(_check_paths(args.paths), args.time_limit, args.json)
         else:
             _print_worked_example()
     except (TypeError, ValueError) as error:

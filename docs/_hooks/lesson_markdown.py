@@ -20,7 +20,7 @@ from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 
 from .lesson_math import replace_math
-from .lesson_site import expand
+from .lesson_site import expand, restore_reports
 
 
 class PlaceholderPreprocessor(Preprocessor):
@@ -37,6 +37,14 @@ class MathPostprocessor(Postprocessor):
         return replace_math(text)
 
 
+class ReportPostprocessor(Postprocessor):
+    """Checker report tokens -> the reports' HTML (raw HTML in a tab would be
+    wrapped in a paragraph, so a report waits as a token until here)."""
+
+    def run(self, text):
+        return restore_reports(text)
+
+
 class LessonExtension(Extension):
     def extendMarkdown(self, md):
         # Before snippets (32), whitespace (30) and fenced code (25): the
@@ -44,6 +52,7 @@ class LessonExtension(Extension):
         md.preprocessors.register(PlaceholderPreprocessor(md), "lesson_placeholders", 40)
         # After the raw HTML stash is restored (30), so Arithmatex's output is there.
         md.postprocessors.register(MathPostprocessor(md), "lesson_math", 25)
+        md.postprocessors.register(ReportPostprocessor(md), "lesson_reports", 24)
 
 
 def makeExtension(**kwargs):

@@ -13,6 +13,7 @@ To add a placeholder: write a function that returns Markdown, and add it to
 import functools
 import inspect
 import json
+import html
 import math
 import os
 import pathlib
@@ -21,8 +22,7 @@ import shutil
 import tempfile
 
 import lesson
-
-from lesson import bench, example, exercise, figures
+from lesson import bench, example, exercise, figures, runner
 from lesson.tables import fmt_list, table_rows
 
 from . import lesson_quizzes, measure_speed
@@ -208,7 +208,9 @@ def checker(sample, *keep):
     """Real checker output: ``starter`` (untouched) or a sample from the tests.
 
     The file is graded as ``softmax_exercise.py`` in a scratch folder, as a
-    learner would run it.  ``keep`` names functions to show (default: all).
+    learner would run it.  ``keep`` names functions to show (default: all);
+    the others are summed up in a line each.  The report's lines are not
+    wrapped by the checker: the page wraps each once, under its own text.
     """
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "softmax_exercise.py")
@@ -216,29 +218,73 @@ def checker(sample, *keep):
             exercise.write_starter(path)
         else:
             shutil.copy(SAMPLES / f"{sample}.py", path)
-        lines, _, _ = exercise.grade(path, shown_as="softmax_exercise.py")
-    if keep:
-        lines = _only(lines, keep)
-    return "```text\n$ python -m lesson check softmax_exercise.py\n" + "\n".join(lines) + "\n```"
+        result = runner.run(path, shown_as="softmax_exercise.py")
+    lines = exercise.report_lines(result["file"], result["load"], result["checks"],
+                                  functions=keep or exercise.FUNCTIONS)
+    _REPORTS.append(report_html(["$ python -m lesson check softmax_exercise.py"] + lines))
+    return f"lesson-report-{len(_REPORTS) - 1}"
 
 
-def _only(lines, functions):
-    """The report's header, the named functions' sections, and the summary."""
-    out, showing = lines[:2], False
-    for line in lines[2:-1]:
-        if line and not line.startswith(" "):
-            showing = line in functions
-            if not showing:
-                out.append(f"{line}  (...)")
-                continue
-        if showing:
-            out.append(line)
-    return out + ["", lines[-1]]
+# Python-Markdown wraps raw HTML inside a tab in a paragraph, so a report
+# stands as a token in the Markdown and becomes its HTML in the page's HTML
+# (restore_reports, run by the lesson_markdown extension).
+_REPORTS = []
+REPORT_TOKEN = re.compile(r"<p>lesson-report-(\d+)</p>")
+
+
+def checks_table():
+    """The checks, as the checker runs them: name, call, and what passes."""
+    rows = [("check, and the call it makes", "passes when it")]
+    for check in exercise.CHECKS:
+        rows.append((f"{check.name}<br>`{check.call_text()}`", check.passes_when()))
+    return markdown_table(rows, left=2)
+
+
+def time_limits():
+    """The checker's time limits, in words, from the code."""
+    check, load, whole = exercise.time_limits()
+    return (f"A check that takes longer than **{check:g} seconds** is stopped and "
+            f"reported as never returning (an endless loop, say); that function's "
+            f"other checks are then not run, since it would only hang again, and the "
+            f"other functions are still checked. Loading your file may take "
+            f"{load:g} seconds (importing NumPy takes a moment), and a whole file at "
+            f"most {whole:g}. `--time-limit SECONDS` changes the first; the other two "
+            f"follow it.")
+
+
+def checker_json(sample, name):
+    """A real --json result for a sample file, with its checks cut to one."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "softmax_exercise.py")
+        shutil.copy(SAMPLES / f"{sample}.py", path)
+        result = runner.run(path, shown_as="softmax_exercise.py")
+    entry = {k: v for k, v in result.items() if k not in ("load", "seconds")}
+    entry["checks"] = [c for c in result["checks"] if c["name"] == name.replace("_", " ")]
+    text = json.dumps({"checker": "lesson 4", "time_limit": exercise.TIME_LIMIT,
+                       "files": [entry]}, indent=2)
+    return f"```json\n{text}\n```"
+
+
+FIELD = re.compile(r"( *)((?:[a-z]+: +)|(?:PASS|FAIL)  )?")
+
+
+def report_html(lines):
+    """Lines of terminal output as one block; a long line wraps under its own text."""
+    spans = []
+    for line in lines:
+        match = FIELD.match(line)
+        hang = len(match.group(1)) + len(match.group(2) or "")
+        style = f"padding-left:{hang}ch;text-indent:-{hang}ch" if hang else ""
+        spans.append(f'<span class="lesson-report-line" style="display:block;{style}">'
+                     f"{html.escape(line) or ' '}</span>")
+    return ('<div class="language-text highlight lesson-report"><pre style="white-space:'
+            'pre-wrap"><code>' + "".join(spans) + "</code></pre></div>")
 
 
 PLACEHOLDERS = {
     "table": table, "widget": widget, "figure": figure,
     "worked_example": worked_example, "checker": checker,
+    "checks_table": checks_table, "time_limits": time_limits, "checker_json": checker_json,
     "accuracy": accuracy, "accuracy_by_spread": accuracy_by_spread, "speed": speed,
     "api": api,
     "quiz": lesson_quizzes.quiz, "answer_box": lesson_quizzes.answer_box,
@@ -257,3 +303,8 @@ def expand(markdown):
         text = PLACEHOLDERS[name](*args)
         return "\n".join(indent + line if line else line for line in text.splitlines())
     return PLACEHOLDER.sub(replace, markdown)
+
+
+def restore_reports(text):
+    """The page's HTML with each checker report token replaced by its report."""
+    return REPORT_TOKEN.sub(lambda m: _REPORTS[int(m.group(1))], text)
