@@ -28,9 +28,9 @@ def pytest_collection_modifyitems(config, items):
         if "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
 
-# Learners' sample files: graded by the checker, never imported by pytest
-# (one has a syntax error, one never finishes loading).
-collect_ignore_glob = ["exercise_samples/*"]
+# Learners' files: graded by the checker, never imported by pytest (some have
+# syntax errors, never finish loading, call input(), exit or fork).
+collect_ignore_glob = ["exercise_samples/*", "learner_corpus/*"]
 
 
 @pytest.fixture
