@@ -1,0 +1,368 @@
+/* The Exercises page's editor: check the learner's four functions with real
+   Python in the page, and show the report `python -m lesson check` prints.
+
+   Python is Pyodide (CPython compiled to WebAssembly), shipped with the site.
+   Two kinds of Web Worker run it (see worker.js):
+     the judge    holds the checker; it never runs the learner's code;
+     a learner    loads the learner's file and makes one call per check.
+   The page times each call.  A call that does not answer within the time
+   limit is stopped with worker.terminate(), the next worker takes over, and
+   the function's remaining checks are not run (as the CLI does).  A spare
+   learner worker is always starting, so a new run does not wait for Python.
+
+   Plain JavaScript, no network: every file comes from this site. */
+(function () {
+  "use strict";
+
+  const STAGES = {
+    runtime: "Starting Python in the page",
+    lesson: "Loading the lesson's checker",
+  };
+  const START_LIMIT = 60;      // seconds before a silent start is reported
+
+  function mount(root) {
+    const $ = (selector) => root.querySelector(selector);
+    const editor = $(".lr-code");
+    const runButton = $(".lr-run");
+    const status = $(".lr-status");
+    const progress = $(".lr-progress");
+    const report = $(".lr-report");
+    const filename = root.dataset.filename;
+    const timeLimit = Number(root.dataset.timeLimit);
+    const starter = editor.defaultValue;
+    const storageKey = "lesson4:" + filename;
+    const cli = `python -m lesson check ${filename}`;
+    const runner = new URL(root.dataset.runner, document.baseURI);
+    const files = root.dataset.lessonFiles.split(" ");
+    const timings = { started: performance.now(), ready: null, runs: [] };
+
+    // --- The editor: the learner's text, kept in this browser ---------------
+
+    try {
+      const saved = localStorage.getItem(storageKey);
+      if (saved !== null) editor.value = saved;
+    } catch (error) { /* storage switched off: the starter it is */ }
+
+    editor.addEventListener("input", () => {
+      try {
+        if (editor.value === starter) localStorage.removeItem(storageKey);
+        else localStorage.setItem(storageKey, editor.value);
+      } catch (error) { /* storage switched off or full: nothing to keep it in */ }
+    });
+
+    editor.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" || event.ctrlKey || event.metaKey || event.altKey
+          || event.shiftKey || event.isComposing) return;
+      // Enter keeps the indent of the line above, and indents after a colon.
+      const before = editor.value.slice(0, editor.selectionStart);
+      const line = before.slice(before.lastIndexOf("\n") + 1);
+      let indent = line.match(/^[ \t]*/)[0];
+      if (/:\s*$/.test(line)) indent += "    ";
+      event.preventDefault();
+      replaceSelection("\n" + indent);
+    });
+
+    function replaceSelection(text) {
+      // execCommand keeps the browser's undo (Ctrl+Z) working; setRangeText is the fallback.
+      if (!document.execCommand || !document.execCommand("insertText", false, text)) {
+        editor.setRangeText(text, editor.selectionStart, editor.selectionEnd, "end");
+        editor.dispatchEvent(new Event("input"));
+      }
+    }
+
+    $(".lr-reset").addEventListener("click", () => {
+      editor.focus();
+      editor.select();
+      replaceSelection(starter);
+      editor.setSelectionRange(0, 0);
+      editor.scrollTop = 0;
+      say("Back to the starter. Ctrl+Z (\u2318+Z on a Mac) in the editor brings your code back.");
+    });
+
+    $(".lr-save").addEventListener("click", () => {
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(new Blob([editor.value], { type: "text/x-python" }));
+      link.download = filename;
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+    });
+
+    root.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        run();
+      }
+    });
+    runButton.addEventListener("click", () => run());
+
+    // --- Messages ---------------------------------------------------------
+
+    function say(text, kind) {
+      status.textContent = text;
+      status.dataset.kind = kind || "info";
+    }
+
+    function sayWithCode(parts, kind) {
+      // parts: strings, and [code] arrays shown as <code>.
+      status.replaceChildren(...parts.map((part) => {
+        if (typeof part === "string") return document.createTextNode(part);
+        const code = document.createElement("code");
+        code.textContent = part[0];
+        return code;
+      }));
+      status.dataset.kind = kind || "info";
+    }
+
+    function cannotRun(why) {
+      runButton.disabled = true;
+      progress.hidden = true;
+      root.dataset.state = "unavailable";
+      sayWithCode([why, " Check your code with the checker instead: save it as ",
+                   [filename], " (the button above) and run ", [cli], "."], "warning");
+    }
+
+    function failedToStart(reason) {
+      if (root.dataset.state === "failed") return;
+      root.dataset.state = "failed";
+      runButton.disabled = true;
+      progress.hidden = true;
+      sayWithCode([`Python in the page could not start: ${reason}. `,
+                   "Reload the page to try again, or check your code with the checker: ",
+                   [cli], "."], "error");
+    }
+
+    // --- Where Python cannot run -------------------------------------------
+
+    if (location.protocol === "file:") {
+      root.dataset.state = "disk";
+      runButton.disabled = true;
+      sayWithCode([
+        "Python in the page does not run on a page opened from disk: browsers do not start ",
+        "its workers from file:// pages. Two ways to check your code: serve the site with ",
+        ["python3 -m http.server -d site"], " (from the project's folder) and open ",
+        ["http://127.0.0.1:8000/exercises.html"], "; or save it as ", [filename],
+        " and run ", [cli], "."], "warning");
+      return api();
+    }
+    if (root.dataset.runtime !== "bundled") {
+      cannotRun("Python in the page is not bundled in this build (it was built without npm ci).");
+      return api();
+    }
+    if (typeof WebAssembly !== "object" || typeof Worker !== "function") {
+      cannotRun("This browser cannot run Python in the page (it needs WebAssembly and Web Workers).");
+      return api();
+    }
+
+    // --- Workers ------------------------------------------------------------
+
+    // A worker of either role, with request/answer as promises.
+    function startWorker(role) {
+      const worker = new Worker(new URL("worker.js", runner), { type: "module" });
+      const waiting = new Map();
+      let dead = null;
+      const handle = {
+        worker,
+        role,
+        onProgress: null,
+        ready: null,
+        ask(message, answer) {
+          if (dead) return Promise.reject(dead);
+          return new Promise((resolve, reject) => {
+            waiting.set(answer, { resolve, reject });
+            worker.postMessage(message);
+          });
+        },
+        stop() {
+          worker.terminate();
+          die(new Error("stopped"));
+        },
+        dead: () => dead !== null,
+      };
+      function die(error) {
+        dead = dead || error;
+        for (const { reject } of waiting.values()) reject(dead);
+        waiting.clear();
+      }
+      worker.onmessage = (event) => {
+        const message = event.data;
+        if (message.type === "progress") {
+          if (handle.onProgress) handle.onProgress(message.stage);
+          return;
+        }
+        if (message.type === "failed") {
+          die(new Error(message.reason));
+          return;
+        }
+        const waiter = waiting.get(message.type);
+        if (waiter) {
+          waiting.delete(message.type);
+          waiter.resolve(message);
+        }
+      };
+      worker.onerror = (event) => {
+        event.preventDefault();
+        die(new Error(event.message || `${role} worker could not be loaded`));
+      };
+      handle.ready = handle.ask({ type: "start", role, files }, "ready");
+      handle.ready.catch(() => {});
+      return handle;
+    }
+
+    function withinSeconds(promise, seconds) {
+      let timer;
+      const late = new Promise((resolve) => { timer = setTimeout(() => resolve("late"), seconds * 1000); });
+      return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+    }
+
+    let judge = startWorker("judge");
+    let spare = startWorker("learner");
+    let plan = null;
+    let running = false;
+
+    const starting = Promise.all([judge.ready, spare.ready]).then(async ([ready]) => {
+      plan = JSON.parse((await judge.ask({ type: "plan" }, "plan")).plan);
+      timings.ready = performance.now();
+      timings.python = ready.version;
+      root.dataset.state = "ready";
+      runButton.disabled = false;
+      progress.hidden = true;
+      say(`Python ${ready.version} is ready. Ctrl+Enter or Run the checks.`);
+    });
+    starting.catch((error) => failedToStart(error.message));
+
+    progress.hidden = false;
+    root.dataset.state = "starting";
+    say(`${STAGES.runtime}\u2026`);
+    judge.onProgress = (stage) => {
+      if (root.dataset.state === "starting") say(`${STAGES[stage]}\u2026`);
+    };
+    setTimeout(() => {
+      if (root.dataset.state === "starting") {
+        failedToStart(`it did not answer within ${START_LIMIT} s`);
+        judge.stop();
+        spare.stop();
+      }
+    }, START_LIMIT * 1000);
+
+    function takeLearner() {
+      const worker = spare;
+      spare = startWorker("learner");
+      return worker;
+    }
+
+    // --- A run: load the file, make every call, ask the judge for the report --
+
+    async function run() {
+      if (running) return;
+      if (root.dataset.state === "starting") {
+        say("Python is still starting: your code runs as soon as it is ready.");
+        try { await starting; } catch (error) { return; }
+      }
+      if (root.dataset.state !== "ready") return;
+      running = true;
+      runButton.disabled = true;
+      const began = performance.now();
+      say("Checking\u2026");
+      try {
+        const result = await check(editor.value);
+        const seconds = (performance.now() - began) / 1000;
+        timings.runs.push(seconds);
+        show(result);
+        const numpy = result.lines.some((line) => /No module named '?numpy/.test(line));
+        say(`Checked in ${seconds.toFixed(1)} s: ${result.passed} passed, ${result.failed} failed.`
+            + (numpy ? " NumPy is not available in the page: check a NumPy solution with "
+                       + `${cli}.` : ""), result.failed ? "fail" : "pass");
+      } catch (error) {
+        failedToStart(error.message);
+      } finally {
+        running = false;
+        if (root.dataset.state === "ready") runButton.disabled = false;
+      }
+    }
+
+    async function check(source) {
+      // Learner values stay JSON text made by Python (it keeps inf and nan,
+      // which JavaScript's JSON cannot); only the judge reads them.
+      const outcomes = [];                         // [index, JSON text]
+      const stray = {};                            // what reached the real stdout, by check
+      const hung = new Set();
+      let learner = null;
+      let load = null;
+
+      // One question to the learner's worker, within the time limit.
+      async function ask(message, answer) {
+        try {
+          const reply = await withinSeconds(learner.ask(message, answer), timeLimit);
+          if (reply === "late") learner.stop();
+          return reply;
+        } catch (error) {
+          return "crashed";                        // the worker died (out of memory, say)
+        }
+      }
+
+      // A fresh learner worker loads the file; the first load is the one reported.
+      async function fresh() {
+        learner = takeLearner();
+        if (await withinSeconds(learner.ready, START_LIMIT) === "late") {
+          throw new Error(`a fresh Python did not start within ${START_LIMIT} s`);
+        }
+        const loaded = await ask({ type: "load", source, filename }, "loaded");
+        const ok = typeof loaded === "object" && loaded.ok;
+        if (load === null) {
+          load = typeof loaded === "object" ? loaded.load : JSON.stringify({ load: loaded === "late" ? "timeout" : "crashed" });
+          if (typeof loaded === "object" && loaded.stray.length) stray.load = loaded.stray;
+        }
+        return ok;
+      }
+
+      try {
+        let alive = await fresh();
+        for (let index = 0; alive && index < plan.length; index++) {
+          if (hung.has(plan[index])) continue;     // the judge reports it as not run
+          if (learner.dead() && !(await fresh())) break;
+          const reply = await ask({ type: "call", index }, "outcome");
+          if (typeof reply === "object") {
+            outcomes.push([index, reply.outcome]);
+            if (reply.stray.length) stray[index] = reply.stray;
+            continue;
+          }
+          outcomes.push([index, JSON.stringify(reply === "late" ? { timeout: true } : { crashed: true })]);
+          hung.add(plan[index]);
+        }
+      } finally {
+        if (learner) learner.stop();              // its state is the learner's now
+      }
+      const answer = await judge.ask({
+        type: "report", load,
+        outcomes: "{" + outcomes.map(([index, text]) => `"${index}": ${text}`).join(", ") + "}",
+        stray: JSON.stringify(stray), timeLimit, shownAs: filename,
+      }, "report");
+      return JSON.parse(answer.report);
+    }
+
+    function show(result) {
+      const code = report.querySelector("code");
+      code.replaceChildren(...result.lines.map((line) => {
+        const span = document.createElement("span");
+        const verdict = line.match(/^\s+(PASS|FAIL)\b/);
+        if (verdict) span.className = verdict[1] === "PASS" ? "lr-pass" : "lr-fail";
+        span.textContent = line + "\n";
+        return span;
+      }));
+      report.hidden = false;
+    }
+
+    function api() {
+      return { root, timings, run: () => run() };
+    }
+
+    return api();
+  }
+
+  const runners = [];
+  window.lessonRunner = { mount, runners };
+  const root = document.currentScript && document.currentScript.closest(".lesson-runner");
+  if (root) runners.push(mount(root));
+})();
