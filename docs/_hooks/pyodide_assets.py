@@ -56,9 +56,11 @@ def editor(base, version):
     """
     starter = exercise.STARTER.format(name=FILENAME)
     runner = posixpath.join(base, "assets/runner/")
+    size = sum((PYODIDE / name).stat().st_size for name in RUNTIME_FILES) if version else 0
     data = {
         "runner": runner,
         "runtime": "bundled" if version else "missing",
+        "runtime-megabytes": f"{size / 1e6:.0f}",
         "pyodide-version": version or "",
         "lesson-files": " ".join(lesson_files()),
         "time-limit": f"{exercise.TIME_LIMIT:g}",

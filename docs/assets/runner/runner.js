@@ -234,7 +234,8 @@
 
     progress.hidden = false;
     root.dataset.state = "starting";
-    say(`${STAGES.runtime}\u2026`);
+    say(`${STAGES.runtime} (the first time, the browser downloads `
+        + `${root.dataset.runtimeMegabytes} MB and keeps them)\u2026`);
     judge.onProgress = (stage) => {
       if (root.dataset.state === "starting") say(`${STAGES[stage]}\u2026`);
     };

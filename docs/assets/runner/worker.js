@@ -105,14 +105,35 @@ function post(message) {
   self.postMessage(message);
 }
 
+// Pyodide reports a failed start (a file that will not load, too little
+// memory) with console.warn and then waits for ever: turn that into an error.
+function failedStart() {
+  return new Promise((resolve, reject) => {
+    const warn = console.warn.bind(console);
+    let failing = false;
+    console.warn = (...args) => {
+      warn(...args);
+      const text = args.map(String).join(" ");
+      if (failing) reject(new Error(text));
+      if (/instantiation failed|^Aborted/i.test(text)) failing = true;
+    };
+  });
+}
+
 async function start(role, files) {
   post({ type: "progress", stage: "runtime" });
-  const { loadPyodide } = await import(new URL("pyodide/pyodide.mjs", here).href);
-  python = await loadPyodide({
-    indexURL: new URL("pyodide/", here).href,
+  const runtime = new URL("pyodide/", here);
+  // A missing file is named at once, before a 10 MB download starts.
+  await Promise.all(["pyodide.asm.wasm", "python_stdlib.zip"].map(async (name) => {
+    const response = await fetch(new URL(name, runtime), { method: "HEAD" });
+    if (!response.ok) throw new Error(`${name} is missing from the site (HTTP ${response.status})`);
+  }));
+  const { loadPyodide } = await import(new URL("pyodide.mjs", runtime).href);
+  python = await Promise.race([failedStart(), loadPyodide({
+    indexURL: runtime.href,
     stdout: (line) => stray.push(line),
     stderr: (line) => stray.push(line),
-  });
+  })]);
   python.setStdin({ stdin: () => null });            // input() meets the end of input
   post({ type: "progress", stage: "lesson" });
   python.FS.mkdirTree("/lesson-site/lesson");
