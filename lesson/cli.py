@@ -5,13 +5,17 @@ python -m lesson table [SCORES]    the table: score, score - max, exp, weight
 python -m lesson bench accuracy    softmax's error in ulps against 60 digits
 python -m lesson bench speed       seconds per call, and how time grows
 python -m lesson starter [PATH]    write the exercise's four stubs
-python -m lesson check PATH        grade your four functions
+python -m lesson check PATH ...    grade your four functions (files or folders)
 """
 
 import argparse
+import json
 import math
 import os
+import re
+import shutil
 import sys
+import textwrap
 
 from lesson import bench, example, exercise
 from lesson.weights import softmax_table
@@ -91,13 +95,73 @@ def _write_starter(path):
     return 0
 
 
-def _check_file(path, time_limit):
-    if not os.path.isfile(path):
-        print(f"python -m lesson check: no file {path}", file=sys.stderr)
-        return 2
-    lines, passed, failed = exercise.grade(path, time_limit)
-    print("\n".join(lines))
-    return 0 if failed == 0 else 1
+def _check(paths, time_limit, as_json):
+    """Grade each file; print the reports (or JSON); 0 only if every check passed."""
+    from lesson import runner
+    if hasattr(sys.stdout, "reconfigure"):     # a learner's output on any console
+        sys.stdout.reconfigure(errors="backslashreplace")
+    results = runner.run_many(paths, time_limit)
+    if as_json:
+        files = [{k: v for k, v in r.items() if k != "load"} for r in results]
+        print(json.dumps({"checker": "lesson 4", "time_limit": time_limit,
+                          "files": files}, indent=1, allow_nan=False))
+    else:
+        for number, result in enumerate(results):
+            lines = runner.report(result, time_limit)
+            if len(results) > 1:
+                lines = lines[:-1] + [f"{result['file']}: {lines[-1]}", "", ""]
+            print("\n".join(_wrapped(lines)))
+        if len(results) > 1:
+            print("\n".join(exercise.summary_lines(results)))
+    return 0 if all(r["failed"] == 0 for r in results) else 1
+
+
+def _wrapped(lines):
+    """Report lines wrapped to a terminal's width, each under its own text."""
+    if not sys.stdout.isatty():
+        return lines
+    width = max(shutil.get_terminal_size().columns - 1, 40)
+    out = []
+    for line in lines:
+        body = line.lstrip(" ")
+        indent = len(line) - len(body)
+        label = re.match(r"[a-z]+: +", body) if indent else None
+        hang = " " * (indent + (label.end() if label else 2 * (body[:4] in ("PASS", "FAIL"))))
+        out += textwrap.wrap(line, width, subsequent_indent=hang, break_long_words=False,
+                             break_on_hyphens=False, drop_whitespace=True) or [line]
+    return out
+
+
+def _check_paths(texts):
+    """The files to check: each PATH, or a folder's .py and .ipynb files, sorted."""
+    paths = []
+    for text in texts:
+        if os.path.isdir(text):
+            found = sorted(os.path.join(text, name) for name in os.listdir(text)
+                           if name.lower().endswith((".py", ".ipynb"))
+                           and not name.startswith(".")
+                           and os.path.isfile(os.path.join(text, name)))
+            if not found:
+                raise ValueError(f"no .py or .ipynb files in the folder {text} "
+                                 f"(folders inside it are not searched)")
+            paths += found
+        elif os.path.exists(text):
+            paths.append(text)
+        else:
+            raise ValueError(f"no file {text}")
+    return paths
+
+
+def _time_limit(text):
+    """--time-limit: a finite number of seconds above 0 (argparse's type)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise argparse.ArgumentTypeError(
+            f"{text} is not a time limit: give a number of seconds above 0, such as 2")
+    return seconds
 
 
 def _parse_scores(texts):
@@ -144,14 +208,36 @@ def _build_parser():
                          help="where to write it (default: softmax_exercise.py)")
     check = commands.add_parser(
         "check", help="grade your four functions against the lesson",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Run every check on your softmax, naive_softmax, "
                     "rows_normalised and entropy, in a separate process, and "
-                    "say what passed, what failed and why.  The exit code is "
-                    "0 only when every check passes.")
-    check.add_argument("path", help="your file, e.g. softmax_exercise.py")
-    check.add_argument("--time-limit", type=float, default=exercise.TIME_LIMIT,
+                    "say what passed, what failed and why, with anything your "
+                    "code printed.  A .py file or a Jupyter notebook (.ipynb: "
+                    "its code cells run in order, IPython magics skipped).",
+        epilog=f"""\
+For teachers: give several files, or a folder of submissions (its .py and
+.ipynb files; folders inside it are not searched).  Each file gets its
+report, then a table: file, passed, failed, first failing check.  With
+--json, stdout is one JSON object for autograders: {{"checker", "time_limit",
+"files": [{{"file", "passed", "failed", "problem", "uses_reference", "checks":
+[{{"function", "name", "input", "passed", "status", "expected", "got",
+"hint", "stdout", "stderr"}}, ...]}}, ...]}}.
+
+A check that runs longer than the time limit is stopped, and that
+function's other checks are not run; loading a file may take 5 times the
+limit, a whole file 7 times (with the default, {exercise.TIME_LIMIT:g} s,
+{exercise.time_limits()[1]:g} s and {exercise.time_limits()[2]:g} s).
+
+The exit code is 0 only when every check of every file passed, 1 when
+some did not, 2 for a usage error.  The last line is "N passed, M failed".""")
+    check.add_argument("paths", nargs="+", metavar="PATH",
+                       help="your file (e.g. softmax_exercise.py or a notebook), "
+                            "or a folder of them")
+    check.add_argument("--json", action="store_true",
+                       help="print one JSON object with every check's result")
+    check.add_argument("--time-limit", type=_time_limit, default=exercise.TIME_LIMIT,
                        metavar="SECONDS",
-                       help="seconds a check may take (default: %(default)g)")
+                       help="seconds one check may take (default: %(default)g)")
     return parser
 
 
@@ -182,7 +268,7 @@ def main(argv=None):
         elif args.command == "starter":
             return _write_starter(args.path)
         elif args.command == "check":
-            return _check_file(args.path, args.time_limit)
+            return _check(_check_paths(args.paths), args.time_limit, args.json)
         else:
             _print_worked_example()
     except (TypeError, ValueError) as error:

@@ -1,34 +1,66 @@
-"""Exercises a learner can check: a starter file and a checker that teaches.
+"""Exercises a learner can check: a starter file, the checks, and a judge.
 
-python -m lesson starter [PATH]   write the four stubs (never overwrites)
-python -m lesson check PATH       grade them against the lesson's contract
+python -m lesson starter [PATH]         write the four stubs (never overwrites)
+python -m lesson check PATH [PATH ...]  grade them against the lesson's contract
 
 The checks are data (``CHECKS``): a call, what kind of answer is right, and
 a hint for when it is not.  The expected answers come from the lesson's own
 functions, so the checker and the lesson cannot disagree; the project's
 tests grade the lesson's own code with these same checks.
 
-The learner's file runs in a separate process.  A check that does not
-answer within the time limit is reported as never returning, the process is
-restarted, and the remaining checks still run.
+This module is pure: no processes, no threads.  ``lesson.runner`` runs the
+learner's side in a separate process; an in-browser runner can run it in a
+Web Worker instead.  The two sides only exchange plain data (JSON through
+Python's ``json`` module, NaN and Infinity included), so the side that
+judges never runs a line of the learner's code.
+
+The learner's side (runs the learner's code)
+--------------------------------------------
+read_learner(data, filename)      the file's bytes as source to run, or why not
+notebook_source(text)             a notebook's code cells, magics skipped
+load_learner(source, filename)    run the source as a fresh module -> (module, load)
+call_check(function, check)       call one function on one check -> outcome
+
+    >>> module, load = load_learner("def entropy(w):\\n    return 0.0\\n", "mine.py")
+    >>> load["status"], call_check(module.entropy, CHECKS[17])["value"]
+    ('ok', 0.0)
+
+The judge's side (never runs the learner's code)
+------------------------------------------------
+judge(check, outcome)                    (passed, got text, expected text)
+results(load, outcomes, time_limit)      one result dict per check
+report_lines(shown_as, load, results, time_limit)   the report, as lines
+
+    >>> judge(CHECKS[2], {"value": [0.5, 0.5]})
+    (True, '[0.5, 0.5]', '[0.5, 0.5]')
+
+A load, an outcome and a result are dicts of plain data.  An outcome is one
+of {"value": ...}, {"error": {...}}, {"missing": True}, {"timeout": True},
+{"crashed": exit code} or {"not_run": reason}, plus "stdout" and "stderr":
+what the learner's code printed during the call.
 """
 
+import contextlib
 import copy
+import io
 import json
+import linecache
 import math
 import os
-import queue
-import subprocess
 import sys
-import textwrap
-import threading
 import traceback
-
-import lesson
+import types
 
 FUNCTIONS = ("softmax", "naive_softmax", "rows_normalised", "entropy")
 NEG_INF = -math.inf
-TIME_LIMIT = 5.0          # seconds per check
+
+# Seconds one check may take.  Every check's input has at most four numbers:
+# a right answer takes microseconds, and a slow machine under load still
+# answers in hundredths of a second.  Two seconds is a hundred times that,
+# and a learner whose four functions all hang still waits only about 8 s.
+TIME_LIMIT = 2.0
+
+OUTPUT_LIMIT = 2000       # characters of the learner's output kept per stream
 
 STARTER = '''\
 """Lesson 4, softmax weights: the four functions of Part 2.
@@ -88,9 +120,9 @@ class Check:
     ``expect`` is one of:
       "weights"  the same numbers as the lesson's function, to 1e-9
       "3dp"      the same numbers to 3 decimals (the lesson's own answers)
-      "value"    the same True/False or number as the lesson's function
-      "raises"   a ValueError, as the lesson's function raises
-      "fails"    an error of any kind, or a result holding inf or nan
+      "value"    the same True/False as the lesson's function
+      "raises"   a ValueError (or a subclass), as the lesson's function raises
+      "fails"    an ArithmeticError or ValueError, or a result holding inf or nan
       "sums"     numbers that add up to the given total
 
     >>> check = CHECKS[2]
@@ -112,17 +144,12 @@ class Check:
         """The right answer, from the lesson's own function."""
         if self.expect == "sums":
             return self.total
-        reference = getattr(lesson, self.function)
         if self.expect in ("raises", "fails"):
             return None
-        value = reference(*copy.deepcopy(self.args), **self.kwargs)
+        import lesson                  # only the judge needs the lesson itself
+        value = getattr(lesson, self.function)(*copy.deepcopy(self.args), **self.kwargs)
         return _round(value, 3) if self.expect == "3dp" else value
 
-
-# Errors that count as naive_softmax failing loudly on overflow or underflow
-# (a NameError, say, is a bug, not the lesson's failure).
-LOUD_FAILURES = {"OverflowError", "FloatingPointError", "ZeroDivisionError",
-                 "ArithmeticError", "ValueError"}
 
 STABILITY = ("exp() of a large score overflows: subtract the row maximum "
              "before exponentiating")
@@ -177,53 +204,385 @@ CHECKS = [
 ]
 
 
-def _show(value):
-    """A value as the learner would type it."""
-    if isinstance(value, float) and value == NEG_INF:
-        return "-inf"
-    if isinstance(value, list):
-        return "[" + ", ".join(_show(v) for v in value) + "]"
-    return repr(value)
+def time_limits(time_limit=TIME_LIMIT):
+    """(one check, loading the file, the whole file) in seconds.
+
+    Loading may import NumPy, so it gets five checks' worth; the whole file
+    gets seven, so a learner's report never takes much longer than that.
+
+    >>> time_limits(2.0)
+    (2.0, 10.0, 14.0)
+    """
+    return time_limit, 5 * time_limit, 7 * time_limit
 
 
-def _round(value, places):
-    if isinstance(value, list):
-        return [_round(v, places) for v in value]
-    return round(value, places)
+# --- The learner's side: reading and loading the file ---------------------------
+
+def read_learner(data, filename):
+    """A learner's file (its bytes) as source to run: (source, None) or (None, load).
+
+    ``source`` is the text of a .py file, or for a notebook the list of
+    (cell number, code) that ``notebook_source`` gives.  When the file
+    cannot be run at all, ``load`` says why, as ``load_learner`` would.
+
+    >>> read_learner(b"x = 1\\n", "mine.py")
+    ('x = 1\\n', None)
+    >>> read_learner(b"x = 1\\0\\n", "mine.py")[1]["line"]
+    1
+    >>> read_learner(b"x = 1", "notes.txt")[1]["status"]
+    'not_python'
+    """
+    kind = os.path.splitext(filename)[1].lower()
+    if kind not in (".py", ".ipynb"):
+        return None, {"status": "not_python", "kind": kind}
+    if kind == ".ipynb":
+        try:
+            return notebook_source(data.decode("utf-8-sig")), None
+        except (UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
+            return None, {"status": "not_notebook"}
+    try:
+        source = _decode(data)
+    except (SyntaxError, UnicodeDecodeError, LookupError) as error:
+        start = getattr(error, "start", None)
+        line = data.count(b"\n", 0, start) + 1 if start is not None else None
+        return None, {"status": "not_text", "line": line, "where": _where(line, None),
+                      "message": str(error)}
+    nul = source.find("\0")
+    if nul >= 0:
+        line = source.count("\n", 0, nul) + 1
+        return None, {"status": "syntax", "line": line, "where": _where(line, None),
+                      "message": "a NUL byte (\\x00), which Python source cannot hold",
+                      "code": source.splitlines()[line - 1].replace("\0", "\\x00").strip()}
+    return source, None
 
 
-# --- Judging an answer ----------------------------------------------------------
+def _decode(data):
+    """Bytes of a .py file as text, honouring a BOM or a coding: line."""
+    import tokenize
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    text = data.decode("utf-8-sig" if encoding == "utf-8-sig" else encoding)
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def notebook_source(text):
+    """The code cells of a Jupyter notebook: a list of (cell number, code).
+
+    Cells are numbered from 1 in the notebook's order, markdown cells
+    included, as a learner counts them.  IPython's own syntax is skipped:
+    a cell starting with a cell magic (``%%time``) is left out, and a line
+    magic (``%matplotlib``) or shell line (``!pip``) becomes ``pass``, so
+    the line numbers stay the learner's.
+
+    >>> notebook = {"cells": [
+    ...     {"cell_type": "markdown", "source": ["# My softmax"]},
+    ...     {"cell_type": "code", "source": ["%matplotlib inline\\n", "import math"]},
+    ...     {"cell_type": "code", "source": "%%timeit\\nmath.exp(1)"}]}
+    >>> notebook_source(json.dumps(notebook))
+    [(2, 'pass\\nimport math\\n')]
+    """
+    cells = []
+    for number, cell in enumerate(json.loads(text)["cells"], start=1):
+        if cell.get("cell_type") != "code":
+            continue
+        code = cell.get("source", "")
+        code = "".join(code) if isinstance(code, list) else code
+        if code.lstrip().startswith("%%"):
+            continue
+        lines = []
+        for line in code.splitlines():
+            stripped = line.lstrip()
+            if stripped.startswith(("%", "!")):
+                line = line[:len(line) - len(stripped)] + "pass"
+            lines.append(line)
+        cells.append((number, "\n".join(lines) + "\n"))
+    return cells
+
+
+# The learner's code, by the name it was compiled under: (cell or None, lines).
+# Errors and tracebacks are traced back to the learner's own lines with it.
+_LEARNER_CODE = {}
+
+
+def load_learner(source, filename, module_name="softmax_exercise", capture=True):
+    """Run a learner's source as a fresh module: return (module, load).
+
+    ``source`` is a .py file's text, or a notebook's cells from
+    ``notebook_source``, run cell by cell in order.  The module is
+    registered in ``sys.modules`` under ``module_name`` while it runs, so
+    dataclasses and pickling (multiprocessing) find it.  ``load`` is plain
+    data: {"status": "ok"} or "syntax" or "error", with the line, and
+    "uses_reference" if the file imported the lesson's own code.  A notebook
+    cell that fails is reported and the other cells still run, as in Jupyter.
+    With ``capture``, what the code prints goes into load["stdout"] and
+    load["stderr"].
+
+    >>> module, load = load_learner("import math\\nx = 1 / 0\\n", "mine.py")
+    >>> module is None, load["status"], load["error"]["where"], load["error"]["code"]
+    (True, 'error', 'line 2', 'x = 1 / 0')
+    >>> load_learner("def f(:\\n", "mine.py")[1]["where"]
+    'line 1'
+    """
+    module = types.ModuleType(module_name)
+    module.__file__ = filename
+    module.__builtins__ = __builtins__
+    sys.modules[module_name] = module
+    pieces = source if isinstance(source, list) else [(None, source)]
+    load = {"status": "ok"}
+    with _watching_reference() as watch, _captured(capture) as printed:
+        for cell, code in pieces:
+            name = filename if cell is None else f"{filename} (cell {cell})"
+            _register(name, cell, code)
+            problem = _run_piece(code, name, module)
+            if problem is None:
+                continue
+            if problem["status"] == "exited":
+                load["exited"] = problem["error"]     # check what it defined so far
+            elif cell is None:
+                load = problem
+            else:
+                load.setdefault("cells", []).append(problem)
+            if cell is None or problem["status"] == "exited":
+                break
+    load.update(printed)
+    load["uses_reference"] = watch.used
+    if load["status"] != "ok":
+        sys.modules.pop(module_name, None)
+        return None, load
+    return module, load
+
+
+def _run_piece(code, name, module):
+    """Compile and run one file or cell; None, or what went wrong as plain data."""
+    try:
+        compiled = compile(code, name, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as error:
+        line = getattr(error, "lineno", None)
+        return {"status": "syntax", "line": line, "where": _where(line, name),
+                "message": getattr(error, "msg", str(error)),
+                "code": (getattr(error, "text", None) or "").strip()}
+    try:
+        exec(compiled, module.__dict__)
+    except SystemExit as error:        # exit() at the top level: the file ends there
+        return {"status": "exited", "error": error_info(error)}
+    except BaseException as error:     # noqa: B036 - the learner's own code failed
+        return {"status": "error", "error": error_info(error)}
+    return None
+
+
+def _register(name, cell, code):
+    """Remember a learner's code, so tracebacks can show its lines."""
+    lines = code.splitlines(True)
+    _LEARNER_CODE[name] = (cell, lines)
+    linecache.cache[name] = (len(code), None, lines, name)
+
+
+def _where(line, name):
+    """'line 8', or 'cell 3, line 2' for a notebook."""
+    if line is None:
+        return None
+    cell = _LEARNER_CODE.get(name, (None, None))[0]
+    return f"line {line}" if cell is None else f"cell {cell}, line {line}"
+
+
+def call_check(function, check, capture=True):
+    """Call a learner's function on a copy of one check's input; return the outcome.
+
+    The outcome is plain data: {"value": the result as plain lists and
+    numbers} or {"error": what was raised}, with the printed output under
+    "stdout" and "stderr" (when ``capture``).  Anything that is not a number,
+    a bool or a list (a string, a generator, a Decimal) comes back as
+    {"other": type, "repr": text}, so it can never pass for a number.
+
+    >>> call_check(lambda x: [0.5, 0.5], CHECKS[2])
+    {'value': [0.5, 0.5], 'stdout': '', 'stderr': '', 'uses_reference': False}
+    >>> call_check(lambda x: "TODO", CHECKS[10])["value"]
+    {'other': 'str', 'repr': "'TODO'"}
+    >>> error = call_check(lambda x: 1 / 0, CHECKS[10])["error"]
+    >>> error["type"], error["is_arithmetic_error"], error["is_value_error"]
+    ('ZeroDivisionError', True, False)
+    """
+    args, kwargs = copy.deepcopy(check.args), copy.deepcopy(check.kwargs)
+    with _watching_reference() as watch, _captured(capture) as printed:
+        try:
+            outcome = {"value": plain(function(*args, **kwargs))}
+        except BaseException as error:              # noqa: B036 - the learner's, reported
+            outcome = {"error": error_info(error)}
+    outcome.update(printed)
+    outcome["uses_reference"] = watch.used
+    return outcome
+
+
+def plain(value, depth=0):
+    """A learner's result as plain data: None, bools, ints, floats and lists.
+
+    NumPy arrays and scalars become lists and numbers (through .tolist());
+    tuples become lists.  Anything else becomes {"other": type, "repr": text}.
+
+    >>> plain((1, 2.5, [True]))
+    [1, 2.5, [True]]
+    >>> plain(x for x in [1])["other"]
+    'generator'
+    """
+    if hasattr(value, "tolist") and not isinstance(value, (list, tuple)):
+        value = value.tolist()
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, (list, tuple)) and depth < 8 and len(value) <= 1000:
+        return [plain(item, depth + 1) for item in value]
+    text = repr(value)
+    return {"other": type(value).__name__,
+            "repr": text if len(text) <= 200 else text[:200] + "..."}
+
+
+def error_info(error):
+    """An exception as plain data, judged here with isinstance.
+
+    "line", "where" ('line 8' or 'cell 3, line 2') and "code" point at the
+    last line of the learner's own code in the traceback, if any.
+    """
+    frames = [f for f in traceback.extract_tb(error.__traceback__)
+              if f.filename in _LEARNER_CODE]
+    line, name = (frames[-1].lineno, frames[-1].filename) if frames else (None, None)
+    code = ""
+    if frames:
+        lines = _LEARNER_CODE[name][1]
+        code = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    try:
+        message = str(error)
+    except Exception:                               # a learner's broken __str__
+        message = ""
+    return {"type": type(error).__name__,
+            "is_value_error": isinstance(error, ValueError),
+            "is_arithmetic_error": isinstance(error, ArithmeticError),
+            "message": message[:500], "line": line, "where": _where(line, name),
+            "code": code[:200]}
+
+
+class _Capped(io.TextIOBase):
+    """A text stream that keeps the first OUTPUT_LIMIT characters written."""
+
+    def __init__(self):
+        self.kept, self.size = [], 0
+
+    def writable(self):
+        return True
+
+    def write(self, text):
+        room = OUTPUT_LIMIT - sum(map(len, self.kept))
+        if room > 0:
+            self.kept.append(str(text)[:room])
+        self.size += len(text)
+        return len(text)
+
+    def text(self):
+        return capped("".join(self.kept), self.size)
+
+
+def capped(text, size):
+    """Kept output, saying how much more there was.
+
+    >>> capped("abc", 10)
+    'abc\\n... (7 more characters not shown)'
+    """
+    more = size - len(text)
+    return text + (f"\n... ({more} more characters not shown)" if more > 0 else "")
+
+
+@contextlib.contextmanager
+def _captured(capture):
+    """While the learner's code runs, what it prints, as {"stdout", "stderr"}."""
+    printed = {}
+    if not capture:
+        yield printed
+        return
+    out, err = _Capped(), _Capped()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            yield printed
+        finally:
+            printed.update(stdout=out.text(), stderr=err.text())
+
+
+class _ReferenceWatch:
+    """An import hook that notes any import of the lesson's own package."""
+
+    used = False
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "lesson" and not name.startswith("lesson."):
+            return None
+        self.used = True
+        from importlib.machinery import PathFinder
+        return PathFinder.find_spec(name, path or [_LESSON_HOME])
+
+
+_LESSON_HOME = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@contextlib.contextmanager
+def _watching_reference():
+    """Hide the lesson's modules while the learner's code runs, and watch.
+
+    A learner's ``import lesson`` then imports a fresh copy through the
+    watch, which notes it; afterwards the checker's own modules come back.
+    """
+    def lesson_modules():
+        return [n for n in sys.modules if n == "lesson" or n.startswith("lesson.")]
+    hidden = {name: sys.modules.pop(name) for name in lesson_modules()}
+    watch = _ReferenceWatch()
+    sys.meta_path.insert(0, watch)
+    try:
+        yield watch
+    finally:
+        if watch in sys.meta_path:
+            sys.meta_path.remove(watch)
+        for name in lesson_modules():
+            del sys.modules[name]
+        sys.modules.update(hidden)
+
+
+# --- The judge's side: judging an answer -----------------------------------------
 
 def judge(check, outcome):
     """Return (passed, what came back, what was expected) for one check.
 
-    ``outcome`` is what the worker reported: {"value": ...} or {"error": ...}.
+    ``outcome`` is {"value": ...} or {"error": ...}, from ``call_check``.
+    When the answer is wrong, both are shown with enough digits to differ.
 
-    >>> judge(CHECKS[2], {"value": [0.5, 0.5]})
-    (True, '[0.5, 0.5]', '[0.5, 0.5]')
     >>> judge(CHECKS[2], {"value": [float("nan"), float("nan")]})
     (False, '[nan, nan]', '[0.5, 0.5]')
+    >>> judge(CHECKS[1], {"value": [0.659001, 0.242433, 0.0985659]})[1:]
+    ('[0.659001, 0.242433, 0.0985659]', '[0.65900114, 0.24243297, 0.09856589]')
     """
     expected = check.expected()
     if "error" in outcome:
-        kind = outcome["error"]["type"]
-        passed = ((check.expect == "raises" and kind == "ValueError")
-                  or (check.expect == "fails" and kind in LOUD_FAILURES))
-        return passed, _error_text(outcome), _wanted_text(check, expected)
+        error = outcome["error"]
+        passed = ((check.expect == "raises" and error["is_value_error"])
+                  or (check.expect == "fails"
+                      and (error["is_value_error"] or error["is_arithmetic_error"])))
+        return passed, _error_text(error), _wanted_text(check, expected)
     got = outcome["value"]
-    return (_is_right(check, got, expected), _got_text(check, got),
-            _wanted_text(check, expected))
+    passed = _is_right(check, got, expected)
+    if check.expect in ("weights", "3dp") and not passed:
+        got_text, wanted = _differing(got, expected, 3 if check.expect == "3dp" else 6)
+        return passed, got_text, wanted
+    return passed, _got_text(check, got), _wanted_text(check, expected)
 
 
 def _is_right(check, got, expected):
     """Is a returned value right for this check?"""
     if check.expect == "raises":
         return False                            # it should have raised
-    if check.expect == "fails":
-        return not _all_finite(got)             # inf or nan is failing loudly too
+    if check.expect == "fails":                 # inf or nan is failing loudly too
+        numbers = _numbers(got)
+        return bool(numbers) and not all(math.isfinite(n) for n in numbers)
     if check.expect == "sums":
         numbers = _numbers(got)
-        return numbers is not None and abs(math.fsum(numbers) - expected) <= 1e-9
+        return bool(numbers) and abs(math.fsum(numbers) - expected) <= 1e-9
     if check.expect == "3dp":
         return (_numbers(got) is not None and _shape_of(got) == _shape_of(expected)
                 and _round(got, 3) == expected)
@@ -234,10 +593,12 @@ def _is_right(check, got, expected):
 
 def _got_text(check, got):
     numbers = _numbers(got)
-    if check.expect == "3dp" and numbers is not None:
-        return _show_value(_round(got, 3), "{:.3f}")
-    if check.expect == "sums" and numbers is not None:
-        return f"{_show_value(got)} (sum {math.fsum(numbers):.6g})"
+    if check.expect == "3dp" and numbers:
+        return _show_value(_round(got, 3), 3, fixed=True)
+    if check.expect == "sums" and numbers:
+        total = math.fsum(numbers)
+        digits = _digits_to_differ([total], [check.total], 6)
+        return f"{_show_value(got, digits)} (sum {total:.{digits}g})"
     return _show_value(got)
 
 
@@ -245,19 +606,41 @@ def _wanted_text(check, expected):
     if check.expect == "raises":
         return "ValueError"
     if check.expect == "fails":
-        return "an error, or inf/nan"
+        return "an OverflowError or other ArithmeticError, a ValueError, or inf/nan"
     if check.expect == "sums":
         return f"weights summing to {expected:g}"
     if check.expect == "3dp":
-        return _show_value(expected, "{:.3f}")
+        return _show_value(expected, 3, fixed=True)
     return _show_value(expected)
 
 
-def _error_text(outcome):
-    error = outcome["error"]
-    text = f"{error['type']}: {error['message']}"
-    if error.get("line"):
-        text += f" (your line {error['line']}: {error['code']})"
+def _differing(got, expected, digits):
+    """Got and expected as text, with the fewest digits (from ``digits``) that differ."""
+    if _numbers(got) is None:
+        return _show_value(got), _show_value(expected, digits, fixed=digits == 3)
+    if digits == 3:
+        return _show_value(got, 3, fixed=True), _show_value(expected, 3, fixed=True)
+    digits = _digits_to_differ(got, expected, digits)
+    return _show_value(got, digits), _show_value(expected, digits)
+
+
+def _digits_to_differ(got, expected, digits):
+    """The fewest digits (at least ``digits``) at which each wrong number shows wrong."""
+    pairs = [(got, expected)]
+    flat_got, flat_expected = _numbers(got), _numbers(expected)
+    if flat_got and flat_expected and len(flat_got) == len(flat_expected):
+        pairs = [(g, e) for g, e in zip(flat_got, flat_expected)
+                 if not (g == e or math.isclose(g, e, rel_tol=1e-9, abs_tol=1e-12))]
+    while digits < 17 and any(_show_value(g, digits) == _show_value(e, digits)
+                              for g, e in pairs):
+        digits += 1
+    return digits
+
+
+def _error_text(error):
+    text = f"{error['type']}: {error['message']}" if error["message"] else error["type"]
+    if error.get("where"):
+        text += f" (your {error['where']}: {error['code']})"
     return text
 
 
@@ -282,11 +665,6 @@ def _shape_of(value):
     return [_shape_of(v) for v in value] if isinstance(value, list) else 0
 
 
-def _all_finite(value):
-    numbers = _numbers(value)
-    return numbers is not None and all(math.isfinite(n) for n in numbers)
-
-
 def _close(got, expected):
     if isinstance(expected, list):
         return (isinstance(got, list) and len(got) == len(expected)
@@ -296,217 +674,274 @@ def _close(got, expected):
     return math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-12)
 
 
-def _show_value(value, number="{:.6g}"):
-    if isinstance(value, float):
-        return number.format(value) if math.isfinite(value) else str(value)
+def _show(value):
+    """A value as the learner would type it."""
+    if isinstance(value, float) and value == NEG_INF:
+        return "-inf"
     if isinstance(value, list):
-        return "[" + ", ".join(_show_value(v, number) for v in value) + "]"
+        return "[" + ", ".join(_show(v) for v in value) + "]"
     return repr(value)
 
 
-# --- Running the learner's file in another process -------------------------------
-
-def _plain(value):
-    """A learner's result as plain lists, floats and bools (NumPy included)."""
-    if hasattr(value, "tolist"):
-        value = value.tolist()
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, (int, float)):
-        return float(value)
+def _show_value(value, digits=6, fixed=False):
+    """Plain data as text: floats to ``digits`` significant digits (or places)."""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return str(value)
+        return f"{value:.{digits}f}" if fixed else f"{value:.{digits}g}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_show_value(v, digits, fixed) for v in value) + "]"
+    if isinstance(value, dict) and "other" in value:
+        return f"{value['repr']} (a {value['other']}, not a number)"
     return repr(value)
 
 
-def _learner_line(path, tb):
-    """The last line of the learner's own file in a traceback, if any."""
-    frames = [f for f in traceback.extract_tb(tb)
-              if os.path.abspath(f.filename) == os.path.abspath(path)]
-    return (frames[-1].lineno, (frames[-1].line or "").strip()) if frames else (None, "")
+def _round(value, places):
+    if isinstance(value, list):
+        return [_round(v, places) for v in value]
+    return round(value, places)
 
 
-def _error(path, error):
-    line, code = _learner_line(path, error.__traceback__)
-    return {"type": type(error).__name__, "message": str(error), "line": line, "code": code}
+# --- The judge's side: results and the report --------------------------------------
+
+LOAD_PROBLEMS = {
+    "not_python": "{file} is not a Python file: the checker reads .py files "
+                  "and Jupyter notebooks (.ipynb).",
+    "not_notebook": "{file} is not a Jupyter notebook the checker can read "
+                    "(its JSON has no list of cells).",
+    "not_text": "Your file is not text Python can read: {message} ({where}). "
+                "Save it as UTF-8.",
+    "syntax": "Your file has a syntax error on {where}: {message}",
+    "error": "Your file raised an error while loading: {error}",
+    "timeout": "Your file did not finish loading within {load_limit:g} s: is "
+               "there a loop at the top level that never ends?",
+    "crashed": "Your file stopped the Python process while loading (exit code "
+               "{code}): is there an os._exit() or exit() at the top level?",
+    "missing": "There is no file {file}.",
+    "unreadable": "{file} could not be read: {message}.",
+}
 
 
-def _worker(path, start):
-    """Run in the child process: load the file, then report each check as JSON."""
-    import importlib.util
-    protocol, sys.stdout = sys.stdout, sys.stderr    # the learner's prints stay apart
+def load_problem_text(load, time_limit=TIME_LIMIT, file="Your file"):
+    """One sentence on why a file could not be loaded, or None if it was.
 
-    def send(message):
-        protocol.write(json.dumps(message) + "\n")
-        protocol.flush()
-    try:
-        spec = importlib.util.spec_from_file_location("learner_solution", path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    except SyntaxError as error:
-        send({"load": "syntax", "line": error.lineno, "message": error.msg,
-              "code": (error.text or "").strip()})
-        return
-    except BaseException as error:                   # the learner's own code failed
-        send({"load": "error", "error": _error(path, error)})
-        return
-    send({"load": "ok"})
-    for index in range(start, len(CHECKS)):
-        check = CHECKS[index]
-        function = getattr(module, check.function, None)
-        if not callable(function):
-            send({"check": index, "missing": True})
-            continue
-        try:
-            value = function(*copy.deepcopy(check.args), **check.kwargs)
-            send({"check": index, "value": _plain(value)})
-        except Exception as error:
-            send({"check": index, "error": _error(path, error)})
-
-
-class _Worker:
-    """The learner's file running in a child process, read line by line."""
-
-    def __init__(self, path, start):
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "lesson.exercise", path, str(start)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            text=True, cwd=os.path.dirname(os.path.abspath(path)) or None,
-            env=dict(os.environ, PYTHONPATH=_lesson_path()))
-        self.lines = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.process.stdout:
-            self.lines.put(json.loads(line))
-        self.lines.put(None)                         # the process has ended
-
-    def next(self, timeout):
-        try:
-            return self.lines.get(timeout=timeout)
-        except queue.Empty:
-            return "timeout"
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.wait()
-        self.process.stdout.close()
-
-
-def _lesson_path():
-    """PYTHONPATH for the child, so it finds this lesson package from anywhere."""
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
-
-
-def _run_checks(path, time_limit=TIME_LIMIT):
-    """Run every check on the file; return (load problem or None, outcomes).
-
-    ``outcomes`` has one entry per check: {"value": ...}, {"error": ...},
-    {"missing": True}, {"timeout": True} or {"crashed": True}.
-    """
-    outcomes, start = {}, 0
-    while start < len(CHECKS):
-        process = _Worker(path, start)
-        try:
-            loaded = process.next(time_limit)
-            if loaded == "timeout":
-                return {"load": "timeout"}, {}
-            if loaded is None or loaded.get("load") != "ok":
-                return loaded or {"load": "crashed"}, {}
-            while start < len(CHECKS):
-                message = process.next(time_limit)
-                if message == "timeout" or message is None:
-                    outcomes[start] = {"timeout": True} if message else {"crashed": True}
-                    start += 1
-                    break                            # restart after this check
-                outcomes[message["check"]] = message
-                start = message["check"] + 1
-        finally:
-            process.stop()
-    return None, outcomes
-
-
-# --- The report ---------------------------------------------------------------------
-
-def grade(path, time_limit=TIME_LIMIT, shown_as=None):
-    """Grade a learner's file: return (lines of the report, passed, failed).
-
-    ``shown_as`` is the file's name in the report (default: ``path``).
-
-    >>> import os, tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "ex.py")
-    >>> write_starter(path)
-    >>> lines, passed, failed = grade(path, shown_as="ex.py")
-    >>> for line in lines[:5]:
-    ...     print(line)
-    Checking ex.py against lesson 4's contract
-    <BLANKLINE>
-    softmax
-      FAIL  lesson's first weight
-            not done yet: softmax() returns None
-    >>> lines[-1] == f"0 passed, {len(CHECKS)} failed"
+    >>> load_problem_text({"status": "timeout"}, 2.0)
+    'Your file did not finish loading within 10 s: is there a loop at the top level that never ends?'
+    >>> load_problem_text({"status": "ok"}) is None
     True
     """
-    problem, outcomes = _run_checks(path, time_limit)
-    lines = [f"Checking {shown_as or path} against lesson 4's contract", ""]
+    status = load["status"]
+    if status == "ok":
+        return None
+    fields = dict(load, file=file, load_limit=time_limits(time_limit)[1])
+    if status == "error":
+        fields["error"] = _error_text(load["error"])
+    fields.setdefault("where", "an unknown line")
+    fields.setdefault("code", load.get("code") or "?")
+    text = LOAD_PROBLEMS[status].format(**fields)
+    if status == "syntax" and load.get("code"):
+        text += f" ({load['code']})"
+    return text
+
+
+def load_notes(load, time_limit=TIME_LIMIT):
+    """Sentences on what went wrong while a file loaded, though it did load.
+
+    A notebook cell that failed (the other cells still ran), or an exit()
+    at the top level (the functions defined before it are checked).
+
+    >>> exited = {"type": "SystemExit", "where": "line 9", "code": "sys.exit()"}
+    >>> load_notes({"status": "ok", "exited": exited})
+    ['Your file stopped itself on line 9 (sys.exit()) while loading; the functions it defined before that are checked.']
+    """
+    notes = []
+    for cell in load.get("cells", []):
+        text = load_problem_text(cell, time_limit)
+        text = text.replace("Your file raised an error while loading", "A cell raised an "
+                            "error").replace("Your file has", "A cell has")
+        notes.append(f"{text}. The other cells ran.")
+    if load.get("exited"):
+        exited = load["exited"]
+        notes.append(f"Your file stopped itself on {exited['where']} ({exited['code']}) "
+                     f"while loading; the functions it defined before that are checked.")
+    return notes
+
+
+REFERENCE = ("Your file imports the lesson's own code (import lesson): the checks "
+             "would grade the lesson, not your functions, so none of them counts "
+             "as passed. Write the four functions yourself.")
+NOT_COUNTED = "not counted: your file imports the lesson's own code (see above)"
+
+
+def results(load, outcomes, time_limit=TIME_LIMIT):
+    """One result dict per check, in the order of CHECKS.
+
+    ``outcomes`` maps a check's index to its outcome.  Each result has
+    function, name, input, passed, status ("pass", "fail", "error",
+    "timeout", "not run" or "missing"), expected, got, hint, message (one
+    line on what happened), stdout and stderr.  A file that imports the
+    lesson has no check passed.
+
+    >>> load = {"status": "ok", "uses_reference": False}
+    >>> first = results(load, {0: {"value": [0.67, 0.33]}})[0]
+    >>> first["status"], first["got"], first["expected"]
+    ('pass', '[0.670, 0.330]', '[0.670, 0.330]')
+    >>> [r["status"] for r in results(load, {0: {"missing": True}})][:2]
+    ['missing', 'not run']
+    """
+    problem = load_problem_text(load, time_limit)
+    borrowed = uses_reference(load, outcomes)
+    out = []
+    for index, check in enumerate(CHECKS):
+        outcome = outcomes.get(index, {"not_run": "the checker did not reach it"})
+        result = _result(check, outcome, problem, time_limit)
+        if borrowed and result["passed"]:
+            result.update(passed=False, status="fail", message=NOT_COUNTED)
+        out.append(result)
+    return out
+
+
+def uses_reference(load, outcomes):
+    """Did the learner's code import the lesson, while loading or in a check?"""
+    return bool(load.get("uses_reference")) or any(
+        o.get("uses_reference") for o in outcomes.values())
+
+
+def _result(check, outcome, problem, time_limit):
+    result = {"function": check.function, "name": check.name, "input": check.call_text(),
+              "passed": False, "status": "fail", "expected": None, "got": None,
+              "hint": None, "message": None, "stdout": outcome.get("stdout", ""),
+              "stderr": outcome.get("stderr", "")}
+    ok, got, expected = None, None, None
     if problem is not None:
-        lines += [_load_problem(problem, time_limit), ""]
-    passed = failed = 0
+        result.update(status="not run", message="not run: the file itself could not "
+                                                "be loaded (see above)")
+    elif outcome.get("missing"):
+        result.update(status="missing", message=f"not done yet: there is no function "
+                                                f"{check.function}() in your file")
+    elif "not_run" in outcome:
+        result.update(status="not run", message=f"not run: {outcome['not_run']}")
+    elif outcome.get("timeout"):
+        result.update(status="timeout", got=None, message=(
+            outcome.get("message") or f"never returned: stopped after {time_limit:g} s "
+                                      f"(an endless loop?)"))
+    elif "crashed" in outcome:
+        result.update(status="error", message=f"the Python process stopped during this "
+                                              f"call (exit code {outcome['crashed']})")
+    elif "value" in outcome and outcome["value"] is None:
+        result.update(got="None", message=f"not done yet: {check.function}() returns None")
+    else:
+        ok, got, expected = judge(check, outcome)
+        status = "pass" if ok else ("error" if "error" in outcome else "fail")
+        result.update(passed=ok, status=status, got=got)
+    if result["status"] not in ("pass", "not run", "missing"):
+        result["hint"] = check.hint
+    result["expected"] = expected if expected is not None else _wanted_text(
+        check, check.expected())
+    return result
+
+
+def counts(results):
+    """(passed, failed) over a list of results."""
+    passed = sum(r["passed"] for r in results)
+    return passed, len(results) - passed
+
+
+def report_lines(shown_as, load, results, time_limit=TIME_LIMIT, functions=FUNCTIONS):
+    """The report a learner reads, as lines, built from the results.
+
+    Lines are not wrapped: a terminal or a web page wraps them once, as
+    wide as it is.  Functions not in ``functions`` are summed up in one line
+    each; the closing line always counts every check.
+
+    >>> load = {"status": "ok", "uses_reference": False}
+    >>> lines = report_lines("ex.py", load, results(load, {}))
+    >>> print(lines[0], lines[3], lines[-1], sep="\\n")
+    Checking ex.py against lesson 4's contract
+      FAIL  lesson's first weight
+    0 passed, 20 failed
+    """
+    lines = [f"Checking {shown_as} against lesson 4's contract", ""]
+    problem = load_problem_text(load, time_limit)
+    if problem is not None:
+        lines += [problem, ""]
+    for note in load_notes(load, time_limit):
+        lines += [f"Note: {note}", ""]
+    if any(r["message"] == NOT_COUNTED for r in results) or load.get("uses_reference"):
+        lines += [REFERENCE, ""]
+    printed = _printed(load)
+    if printed:
+        lines += ["While loading, your file printed:"] + printed + [""]
     for function in FUNCTIONS:
+        own = [r for r in results if r["function"] == function]
+        if function not in functions:
+            passed, failed = counts(own)
+            lines += [f"{function}  ({passed} passed, {failed} failed: not shown here)", ""]
+            continue
         lines.append(function)
-        for index, check in enumerate(CHECKS):
-            if check.function != function:
-                continue
-            ok, details = _verdict(check, outcomes.get(index), problem, time_limit)
-            passed, failed = passed + ok, failed + (not ok)
-            lines.append(f"  {'PASS' if ok else 'FAIL'}  {check.name}")
-            lines += [f"        {line}" for line in details]
+        for result in own:
+            lines += _result_lines(result)
         lines.append("")
+    passed, failed = counts(results)
     lines.append(f"{passed} passed, {failed} failed")
-    return lines, passed, failed
+    return lines
 
 
-def _load_problem(problem, time_limit):
-    kind = problem.get("load")
-    if kind == "syntax":
-        return (f"Your file has a syntax error on line {problem['line']}: "
-                f"{problem['message']}\n    {problem['code']}")
-    if kind == "timeout":
-        return (f"Your file did not finish loading within {time_limit:g} s: is there "
-                f"a loop at the top level that never ends?")
-    if kind == "error":
-        return f"Your file raised an error while loading: {_error_text(problem)}"
-    return "Your file could not be run (the Python process stopped)."
+def _result_lines(result):
+    """A check's verdict, then (if it failed) what was asked, given and wanted."""
+    lines = [f"  {'PASS' if result['passed'] else 'FAIL'}  {result['name']}"]
+    asked = (result["status"] in ("fail", "error", "timeout") and result["got"] != "None"
+             and result["message"] != NOT_COUNTED)
+    if not result["passed"] and asked:
+        lines.append(_field("input", result["input"]))
+    if not result["passed"] and result["message"]:
+        lines.append(f"        {result['message']}")
+    if not result["passed"] and asked and result["status"] != "timeout":
+        lines += [_field("expected", result["expected"]), _field("got", result["got"])]
+    if not result["passed"] and result["hint"] and result["status"] != "timeout":
+        lines.append(_field("hint", result["hint"]))
+    return lines + [f"        {line}" for line in _printed(result)]
 
 
-def _verdict(check, outcome, problem, time_limit):
-    """(passed, lines of detail) for one check."""
-    if problem is not None:
-        return False, ["not run: the file itself could not be loaded (see above)"]
-    if outcome is None or outcome.get("missing"):
-        return False, [f"not done yet: there is no function {check.function}() in your file"]
-    if outcome.get("timeout"):
-        return False, [f"input:    {check.call_text()}",
-                       f"never returned: stopped after {time_limit:g} s (an endless loop?)"]
-    if outcome.get("crashed"):
-        return False, [f"input:    {check.call_text()}",
-                       "the Python process stopped during this call"]
-    if "value" in outcome and outcome["value"] is None:
-        return False, [f"not done yet: {check.function}() returns None"]
-    ok, got, expected = judge(check, outcome)
-    if ok:
-        return True, []
-    return False, (_field("input", check.call_text()) + _field("expected", expected)
-                   + _field("got", got) + _field("hint", check.hint))
+def _field(label, text):
+    return f"        {label + ':':10}{text}"
 
 
-def _field(label, text, width=80):
-    """One labelled line of a failure, wrapped under itself if it is long."""
-    return textwrap.wrap(text, width, initial_indent=f"{label + ':':10}",
-                         subsequent_indent=" " * 10, break_long_words=False,
-                         break_on_hyphens=False) or [f"{label}:"]
+def _printed(source, most=8, width=200):
+    """What the learner's code printed, labelled: a few lines a stream, each cut short."""
+    lines = []
+    for stream, label in (("stdout", "printed:"), ("stderr", "stderr:")):
+        text = _visible(source.get(stream) or "").rstrip("\n")
+        if not text:
+            continue
+        shown = [line if len(line) <= width else line[:width] + "..."
+                 for line in text.split("\n")]
+        if len(shown) > most:
+            shown = shown[:most] + [f"... ({len(shown) - most} more lines)"]
+        lines += [f"{label if i == 0 else '':10}{line}" for i, line in enumerate(shown)]
+    return lines
+
+
+def _visible(text):
+    """Output with control characters (a terminal's clear screen) made visible."""
+    return "".join(c if c in "\n\t" or c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def summary_lines(files):
+    """The teacher's table: file, passed, failed, first failing check; then the total.
+
+    ``files`` are per-file dicts with "file", "passed", "failed" and "checks".
+    """
+    rows = [("file", "passed", "failed", "first failing check")]
+    for entry in files:
+        first = next((r for r in entry["checks"] if not r["passed"]), None)
+        rows.append((entry["file"], str(entry["passed"]), str(entry["failed"]),
+                     f"{first['function']}: {first['name']}" if first else ""))
+    width = max(len(row[0]) for row in rows)
+    lines = [f"{r[0]:{width}}  {r[1]:>6}  {r[2]:>6}  {r[3]}".rstrip() for r in rows]
+    passed = sum(entry["passed"] for entry in files)
+    failed = sum(entry["failed"] for entry in files)
+    return lines + ["", f"{passed} passed, {failed} failed"]
 
 
 def write_starter(path):
@@ -523,7 +958,3 @@ def write_starter(path):
     """
     with open(path, "x", encoding="utf-8") as file:
         file.write(STARTER.format(name=os.path.basename(path)))
-
-
-if __name__ == "__main__":
-    _worker(sys.argv[1], int(sys.argv[2]))

@@ -1,44 +1,110 @@
-"""The exercise: starter file and checker, graded as a teacher would."""
+"""The exercise's checker, graded as a learner and a teacher use it.
 
+Every learner file in exercise_samples/ is checked once, through the real
+command line (``python -m lesson check``), all at the same time: the slow
+ones (files that hang) overlap, so the module stays quick.  Tests then read
+the JSON results and reports, not re-parse them line by line.
+"""
+
+import concurrent.futures
+import json
 import math
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
+import time
+import uuid
 
 import pytest
 
 import lesson
-from lesson import exercise
+from lesson import exercise, runner
 from lesson.cli import main
 
 SAMPLES = pathlib.Path(__file__).parent / "exercise_samples"
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+MARK = f"lesson-test-{uuid.uuid4().hex}"     # on the command line of every process a sample starts
+FAST = "0.5"                                  # seconds per check in the tests that hang
 
 
-def grade(name, time_limit=3.0):
-    lines, passed, failed = exercise.grade(str(SAMPLES / f"{name}.py"), time_limit)
-    return "\n".join(lines), passed, failed
+def check(*args, cwd=None):
+    """Run ``python -m lesson check ARGS``: (exit code, stdout, stderr, seconds)."""
+    started = time.monotonic()
+    result = subprocess.run([sys.executable, "-m", "lesson", "check", *args],
+                            capture_output=True, cwd=cwd, timeout=120,
+                            env=dict(os.environ, LESSON_TEST_MARK=MARK,
+                                     PYTHONPATH=str(ROOT)))
+    return (result.returncode, result.stdout.decode("utf-8", "replace"),
+            result.stderr.decode("utf-8", "replace"), time.monotonic() - started)
 
 
-def verdicts(report):
-    """{check name: 'PASS' or 'FAIL'} read back from a report."""
-    out = {}
-    for line in report.splitlines():
-        if line.startswith(("  PASS  ", "  FAIL  ")):
-            out[line[8:]] = line[2:6]
-    return out
+def leftovers():
+    """Processes still running with this test run's mark on their command line."""
+    found = []
+    for name in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as file:
+                if MARK.encode() in file.read():
+                    found.append(int(name))
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+# Each case: a sample and the options it is checked with.  The four-hang file
+# uses the default time limit: it is the one whose wall time the issue bounds.
+CASES = {
+    "correct_lists": [], "correct_numpy": [], "forgot_max": [], "log_of_zero": [],
+    "syntax_error": [], "nul_byte": [], "odd_returns": [], "uses_reference": [],
+    "prints_everywhere": [], "dataclass_and_pool": [], "nan_when_masked": [],
+    "not_python.txt": [], "notebook.ipynb": [],
+    "never_returns": ["--time-limit", FAST], "loops_at_import": ["--time-limit", FAST],
+    "starts_processes": ["--time-limit", FAST], "four_never_return": [],
+}
+
+
+@pytest.fixture(scope="module")
+def graded():
+    """{case: (exit code, report, JSON result, seconds)}, all checked concurrently.
+
+    Each case is checked twice, for its report and for its JSON; only the
+    report of the four-hang file runs at the default time limit.
+    """
+    def grade(name, as_json):
+        path = str(SAMPLES / (name if "." in name else f"{name}.py"))
+        options = CASES[name]
+        if as_json and name == "four_never_return":
+            options = ["--time-limit", FAST]
+        return check(*(["--json"] if as_json else []), *options, path)
+    jobs = [(name, as_json) for as_json in (False, True) for name in CASES]
+    jobs.sort(key=lambda job: job != ("four_never_return", False))   # the slowest first
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        done = dict(zip(jobs, pool.map(lambda job: grade(*job), jobs)))
+    return {name: (done[name, False][0], done[name, False][1],
+                   json.loads(done[name, True][1])["files"][0], done[name, False][3])
+            for name in CASES}
+
+
+def statuses(entry):
+    return {r["name"]: r["status"] for r in entry["checks"]}
+
+
+def passing(entry):
+    return {r["name"] for r in entry["checks"] if r["passed"]}
+
+
+def closing_line(report):
+    return report.rstrip("\n").splitlines()[-1]
 
 
 # --- One source of truth: the lesson's own code passes its own checks -------
 
-@pytest.mark.parametrize("check", exercise.CHECKS, ids=lambda c: f"{c.function}: {c.name}")
-def test_the_lessons_own_functions_pass_every_check(check):
-    function = getattr(lesson, check.function)
-    try:
-        outcome = {"value": exercise._plain(function(*check.args, **check.kwargs))}
-    except (ValueError, OverflowError) as error:
-        outcome = {"error": {"type": type(error).__name__, "message": str(error)}}
-    passed, got, expected = exercise.judge(check, outcome)
+@pytest.mark.parametrize("check_", exercise.CHECKS, ids=lambda c: f"{c.function}: {c.name}")
+def test_the_lessons_own_functions_pass_every_check(check_):
+    outcome = exercise.call_check(getattr(lesson, check_.function), check_)
+    passed, got, expected = exercise.judge(check_, outcome)
     assert passed, (got, expected)
 
 
@@ -46,86 +112,275 @@ def test_checks_cover_the_contract():
     names = {(c.function, c.expect) for c in exercise.CHECKS}
     assert {f for f, _ in names} == set(exercise.FUNCTIONS)
     assert ("softmax", "raises") in names and ("naive_softmax", "fails") in names
-    lesson_number = exercise.CHECKS[0]
-    assert lesson_number.expected()[0] == 0.67          # the lesson's 0.670
-    four = next(c for c in exercise.CHECKS if c.expect == "sums")
-    assert four.total == 2.0
+    assert exercise.CHECKS[0].expected()[0] == 0.67          # the lesson's 0.670
+    assert next(c for c in exercise.CHECKS if c.expect == "sums").total == 2.0
 
 
-def test_a_bug_is_not_a_loud_failure():
-    check = next(c for c in exercise.CHECKS if c.expect == "fails")
-    assert exercise.judge(check, {"error": {"type": "OverflowError", "message": ""}})[0]
-    assert not exercise.judge(check, {"error": {"type": "NameError", "message": ""}})[0]
-    assert exercise.judge(check, {"value": [math.nan, math.nan]})[0]
-    assert not exercise.judge(check, {"value": [0.5, 0.5]})[0]
+def test_only_a_loud_failure_or_inf_nan_counts_as_failing():
+    fails = next(c for c in exercise.CHECKS if c.expect == "fails")
+
+    def outcome(function):
+        return exercise.call_check(function, fails)
+    assert exercise.judge(fails, outcome(lambda x: [math.exp(s) for s in x]))[0]
+    assert exercise.judge(fails, outcome(lambda x: [math.nan, math.nan]))[0]
+    assert not exercise.judge(fails, outcome(lambda x: undefined_name))[0]  # noqa: F821
+    for not_a_number in ("TODO", (s for s in [1.0]), [exercise.json]):
+        assert not exercise.judge(fails, outcome(lambda x: not_a_number))[0]
+    assert not exercise.judge(fails, outcome(lambda x: [0.5, 0.5]))[0]
 
 
-# --- Sample solutions ---------------------------------------------------------
+def test_a_value_error_subclass_is_a_value_error():
+    raises = next(c for c in exercise.CHECKS if c.expect == "raises")
 
-def test_correct_list_solution_passes_everything():
-    report, passed, failed = grade("correct_lists")
-    assert failed == 0 and passed == len(exercise.CHECKS)
-    assert report.splitlines()[-1] == f"{passed} passed, 0 failed"
+    class Masked(ValueError):
+        pass
+
+    def softmax(x, axis=-1):
+        raise Masked("no visible key")
+    assert exercise.judge(raises, exercise.call_check(softmax, raises))[0]
 
 
-def test_correct_numpy_solution_passes_everything():
+def test_call_check_copies_the_input_and_captures_prints():
+    first = exercise.CHECKS[0]
+
+    def softmax(x, axis=-1):
+        print("working on", x)
+        x[0] = 99.0                                   # the learner changes its input
+        return [0.67, 0.33]
+    outcome = exercise.call_check(softmax, first)
+    assert first.args[0][0] == 0.7071 and outcome["stdout"] == "working on [0.7071, 0]\n"
+
+
+def test_notebook_source_skips_ipython_syntax_and_keeps_cell_numbers():
+    cells = exercise.notebook_source((SAMPLES / "notebook.ipynb").read_text())
+    assert [number for number, _ in cells] == [2, 4, 5, 6]     # 3 is a %%time cell
+    assert cells[0][1].splitlines() == ["pass", "pass", "import math"]
+
+
+# --- Learners' files, checked through the command line ------------------------
+
+def test_a_correct_file_passes_everything_quickly(graded):
+    code, report, entry, seconds = graded["correct_lists"]
+    assert code == 0 and entry["failed"] == 0 and entry["passed"] == len(exercise.CHECKS)
+    assert closing_line(report) == f"{len(exercise.CHECKS)} passed, 0 failed"
+    assert seconds < 10            # about 0.2 s alone; the bound allows for a busy machine
+
+
+def test_a_numpy_solution_passes(graded):
     pytest.importorskip("numpy")
-    report, passed, failed = grade("correct_numpy")
-    assert failed == 0, report
+    code, report, entry, _ = graded["correct_numpy"]
+    assert code == 0, report
 
 
-def test_forgetting_the_max_fails_with_a_hint_that_teaches():
-    report, passed, failed = grade("forgot_max")
-    v = verdicts(report)
-    assert v["large scores"] == "FAIL" and v["very negative scores"] == "FAIL"
-    assert v["lesson's first weight"] == "PASS"
+def test_forgetting_the_max_fails_only_on_extreme_scores(graded):
+    code, report, entry, _ = graded["forgot_max"]
+    failing = {r["name"] for r in entry["checks"] if not r["passed"]}
+    assert failing == {"large scores", "very negative scores"} and code == 1
     block = report[report.index("FAIL  large scores"):]
     assert "input:    softmax([1000, 1000])" in block
     assert "expected: [0.5, 0.5]" in block
-    assert "OverflowError" in block and "your line 6" in block
+    assert "OverflowError" in block and "your line 8" in block
     assert "subtract the row maximum" in block
-    assert failed > 0 and report.splitlines()[-1] == f"{passed} passed, {failed} failed"
+    assert closing_line(report) == "18 passed, 2 failed"
 
 
-def test_nan_for_a_fully_masked_row_fails():
+def test_four_functions_that_never_return_are_reported_within_15_s(graded):
+    code, report, entry, seconds = graded["four_never_return"]
+    assert seconds <= 15, seconds
+    hung = [r for r in entry["checks"] if r["status"] == "timeout"]
+    assert [r["function"] for r in hung] == list(exercise.FUNCTIONS)   # one each
+    assert all(r["status"] in ("timeout", "not run") for r in entry["checks"])
+    assert "softmax() did not return on 'lesson's first weight'" in report
+    assert closing_line(report) == f"0 passed, {len(exercise.CHECKS)} failed" and code == 1
+
+
+def test_after_one_hang_the_rest_of_that_function_is_not_run(graded):
+    _, report, entry, seconds = graded["never_returns"]
+    s = statuses(entry)
+    assert s["large scores"] == "timeout" and s["very negative scores"] == "not run"
+    assert "never returned: stopped after 0.5 s" in report
+    assert passing(entry) >= {"one-hot is 0", "a zero weight adds nothing",
+                              "fails on [1000, 1000]", "lesson's first weight"}
+    entropy = next(r for r in entry["checks"] if r["name"] == "one-hot is 0")
+    assert entropy["stdout"] == "computing entropy of [1.0, 0.0, 0.0]\n"
+    assert seconds < 15
+
+
+def test_processes_the_learner_starts_do_not_outlive_the_checker(graded):
+    _, report, entry, seconds = graded["starts_processes"]
+    s = statuses(entry)
+    assert s["true for softmax rows"] == "timeout"            # subprocess.run(sleep 90)
+    assert s["each row of a matrix"] == "pass"                # multiprocessing.Pool
+    assert s["agrees on small scores"] == "pass"              # os.fork()
+    assert s["one-hot is 0"] == "pass"
+    assert seconds < 20
+    assert leftovers() == []
+
+
+def test_learner_output_never_breaks_the_report_and_is_shown_by_its_check(graded):
+    code, report, entry, _ = graded["prints_everywhere"]
+    assert code == 0 and entry["failed"] == 0
+    assert "hello from the shell" in entry["stdout"] and "a child process prints" in entry["stdout"]
+    assert "to the real stdout" in entry["stdout"]
+    first = entry["checks"][0]
+    assert first["stdout"] == "softmax got [0.7071, 0]\n"
+    naive = next(r for r in entry["checks"] if r["function"] == "naive_softmax")
+    assert naive["stdout"] == "naive via the shell\n"
+    rows = next(r for r in entry["checks"] if r["function"] == "rows_normalised")
+    assert rows["stderr"] == "warning from rows_normalised\n"
+    entropy = next(r for r in entry["checks"] if r["function"] == "entropy")
+    assert len(entropy["stdout"]) < 3000 and "more characters not shown" in entropy["stdout"]
+    assert "\x1b" not in report and "\\x1b[H" in report       # the clear screen, made visible
+    assert "        printed:  softmax got [0.7071, 0]" in report
+
+
+def test_odd_return_values_never_pass(graded):
+    _, report, entry, _ = graded["odd_returns"]
+    s = statuses(entry)
+    assert s["fails on [1000, 1000]"] == "fail"               # "TODO"
+    assert s["fails on [-1000, -1000]"] == "fail"             # a generator of Decimals
+    assert s["one-hot is 0"] == "fail"                        # Decimal('0.5')
+    assert s["true for softmax rows"] == "fail"               # 1, not True
+    assert s["all -inf row raises"] == "pass"                 # a ValueError subclass
+    assert s["lesson's first weight"] == "pass"               # 3 decimals asked for
+    rounded = next(r for r in entry["checks"] if r["name"] == "weights sum to 1")
+    assert rounded["expected"] != rounded["got"]              # six decimals, shown differing
+    for got, expected in zip(json.loads(rounded["got"]), json.loads(rounded["expected"])):
+        assert got != expected
+
+
+def test_a_file_that_imports_the_lesson_scores_nothing(graded):
+    code, report, entry, _ = graded["uses_reference"]
+    assert entry["uses_reference"] is True and entry["passed"] == 0 and code == 1
+    assert "imports the lesson's own code" in report
+
+
+def test_dataclasses_and_multiprocessing_work_as_outside_the_checker(graded):
+    code, report, entry, _ = graded["dataclass_and_pool"]
+    assert code == 0, report
+
+
+def test_nan_for_a_fully_masked_row_fails(graded):
     pytest.importorskip("numpy")
-    report, _, _ = grade("nan_when_masked")
-    v = verdicts(report)
-    assert v["all -inf row raises"] == "FAIL"
-    block = report[report.index("FAIL  all -inf row raises"):]
-    assert "nan" in block.split("hint")[0] and "raise ValueError" in block
-    assert v["one-hot is 0"] == "FAIL"                   # 0 * log 0 is nan in NumPy
+    _, report, entry, _ = graded["nan_when_masked"]
+    s = statuses(entry)
+    assert s["all -inf row raises"] == "fail" and s["one-hot is 0"] == "fail"
 
 
-def test_a_function_that_never_returns_is_stopped_and_the_rest_still_run():
-    report, passed, failed = grade("never_returns", time_limit=1.0)
-    v = verdicts(report)
-    assert v["large scores"] == "FAIL"
-    assert "never returned: stopped after 1 s" in report
-    # checks after the endless one ran, and the learner's print did not break them
-    assert v["one-hot is 0"] == "PASS" and v["a zero weight adds nothing"] == "PASS"
-    assert passed + failed == len(exercise.CHECKS)
+def test_load_problems_are_one_clear_sentence(graded):
+    for name, words in [("syntax_error", "syntax error on line 6"),
+                        ("nul_byte", "NUL byte"),
+                        ("loops_at_import", "did not finish loading within 2.5 s"),
+                        ("not_python.txt", "is not a Python file")]:
+        code, report, entry, _ = graded[name]
+        assert words in entry["problem"] and words in report, name
+        assert entry["passed"] == 0 and code == 1 and "Traceback" not in report
+        assert closing_line(report) == f"0 passed, {len(exercise.CHECKS)} failed"
+    assert "line 5" in graded["nul_byte"][2]["problem"]
 
 
-def test_a_syntax_error_is_reported_with_its_line():
-    report, passed, _ = grade("syntax_error")
-    assert "syntax error on line 6" in report
-    assert passed == 0 and "Traceback" not in report
-
-
-def test_an_exception_is_reported_at_the_learners_line():
-    report, _, _ = grade("log_of_zero")
+def test_an_exception_is_reported_at_the_learners_line(graded):
+    _, report, entry, _ = graded["log_of_zero"]
     assert "ValueError: math domain error (your line 8: total -= p * math.log(p))" in report
-    assert "not done yet: there is no function softmax() in your file" in report
-    assert verdicts(report)["uniform over 4 is ln 4"] == "PASS"
+    assert statuses(entry)["lesson's first weight"] == "missing"
+    assert "uniform over 4 is ln 4" in passing(entry)
 
 
-def test_a_loop_at_the_top_level_is_reported_once():
-    report, passed, _ = grade("loops_at_import", time_limit=1.0)
-    assert "did not finish loading within 1 s" in report and passed == 0
+def test_a_notebook_runs_cell_by_cell_and_names_its_cells(graded):
+    _, report, entry, _ = graded["notebook.ipynb"]
+    s = statuses(entry)
+    assert s["large scores"] == "pass" and s["fails on [1000, 1000]"] == "pass"
+    assert "cell 5, line 1" in report                         # a cell that failed: noted
+    assert "(your cell 6, line 8: total -= p * math.log(p))" in report
+    assert s["uniform over 4 is ln 4"] == "pass"
 
 
-# --- Starter and command line ---------------------------------------------------
+# --- Paths, folders, shadowing, options ------------------------------------------
+
+def test_any_path_a_shell_accepts(tmp_path):
+    correct = (SAMPLES / "correct_lists.py").read_bytes()
+    names = ["sub/softmax_exercise.py", "with space/my file.py", "ünïcode/lösung.py"]
+    for name in names:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(correct)
+    (tmp_path / "elsewhere").mkdir()
+    with open(os.path.join(os.fsencode(tmp_path), b"latin1-\xe9.py"), "wb") as file:
+        file.write(correct)                                # a name that is not UTF-8
+    paths = names + [str(tmp_path / names[0]), "elsewhere/../sub/softmax_exercise.py"]
+    code, out, err, _ = check(*paths, cwd=tmp_path)
+    assert code == 0 and err == "", out
+    assert out.splitlines()[-1] == f"{len(paths) * len(exercise.CHECKS)} passed, 0 failed"
+    result = subprocess.run([sys.executable, "-m", "lesson", "check", "--json",
+                             b"../latin1-\xe9.py"], cwd=tmp_path / "elsewhere",
+                            capture_output=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    entry = json.loads(result.stdout)["files"][0]
+    assert result.returncode == 0 and entry["passed"] == len(exercise.CHECKS)
+
+
+def test_a_folder_gets_a_report_per_file_and_a_summary_table(tmp_path):
+    shutil.copy(SAMPLES / "correct_lists.py", tmp_path / "alice.py")
+    shutil.copy(SAMPLES / "forgot_max.py", tmp_path / "bob.py")
+    (tmp_path / "notes.md").write_text("not a submission")
+    code, out, _, _ = check(str(tmp_path))
+    lines = out.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("file "))
+    assert header > 0 and lines[header].split() == ["file", "passed", "failed", "first",
+                                                    "failing", "check"]
+    assert lines[header + 1].split()[1:] == ["20", "0"]
+    assert lines[header + 2].split()[1:] == ["18", "2", "softmax:", "large", "scores"]
+    assert lines[-1] == "38 passed, 2 failed" and code == 1
+    assert out.count("Checking ") == 2 and "notes.md" not in out
+
+
+def test_modules_in_the_learners_folder_shadow_nothing(tmp_path):
+    shutil.copy(SAMPLES / "correct_lists.py", tmp_path / "softmax_exercise.py")
+    for name in ("json", "numbers", "token", "queue", "select", "lesson"):
+        (tmp_path / f"{name}.py").write_text("raise SystemExit('shadowed: ' + __name__)\n")
+    (tmp_path / "helpers.py").write_text("SCALE = 1.0\n")
+    (tmp_path / "softmax_exercise.py").write_text(
+        "import helpers\n" + (tmp_path / "softmax_exercise.py").read_text())
+    (tmp_path / "lesson.py").unlink()       # `python -m lesson` in its folder would run it
+    code, out, err, _ = check("softmax_exercise.py", cwd=tmp_path)
+    assert code == 0 and "shadowed" not in out + err, out + err
+    (tmp_path / "lesson.py").write_text("raise SystemExit('shadowed: lesson')\n")
+    code, out, err, _ = check(f"{tmp_path.name}/softmax_exercise.py", cwd=tmp_path.parent)
+    assert code == 0 and "shadowed" not in out + err, out + err
+    shutil.copy(SAMPLES / "correct_lists.py", tmp_path / "json.py")   # a learner's file named json.py
+    code, out, _, _ = check(f"{tmp_path.name}/json.py", cwd=tmp_path.parent)
+    assert code == 0, out
+
+
+@pytest.mark.parametrize("limit", ["inf", "0", "-1", "nan", "abc"])
+def test_a_bad_time_limit_is_a_one_line_usage_error(limit):
+    code, out, err, _ = check("--time-limit", limit, str(SAMPLES / "correct_lists.py"))
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert err.splitlines()[-1].startswith("python -m lesson check: error: argument --time-limit")
+
+
+def test_help_documents_batch_mode_and_json():
+    result = subprocess.run([sys.executable, "-m", "lesson", "check", "--help"],
+                            capture_output=True, text=True)
+    assert "--json" in result.stdout and "folder" in result.stdout
+    assert f"default: {exercise.TIME_LIMIT:g}" in result.stdout
+
+
+def test_check_of_a_missing_file_is_one_line(capsys):
+    assert main(["check", "no/such/file.py"]) == 2
+    assert capsys.readouterr().err.strip() == "python -m lesson check: error: no file no/such/file.py"
+
+
+def test_runner_results_are_structured(tmp_path):
+    path = tmp_path / "softmax_exercise.py"
+    exercise.write_starter(str(path))
+    result = runner.run(str(path))
+    assert result["problem"] is None and result["passed"] == 0
+    assert {r["message"] for r in result["checks"]} == {
+        f"not done yet: {f}() returns None" for f in exercise.FUNCTIONS}
+    lines = runner.report(result)
+    assert lines[-1] == f"0 passed, {len(exercise.CHECKS)} failed"
+
+
+# --- Starter ------------------------------------------------------------------------
 
 def test_untouched_starter_is_not_done_yet(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
@@ -156,18 +411,5 @@ def test_starter_holds_the_four_stubs_and_their_contracts(tmp_path):
     compile(text, str(path), "exec")
 
 
-def test_filling_in_the_starter_reaches_all_checks_passing(tmp_path):
-    path = tmp_path / "softmax_exercise.py"
-    exercise.write_starter(str(path))
-    solution = (SAMPLES / "correct_lists.py").read_text()
-    path.write_text(path.read_text().split("import math", 1)[0] + solution)
-    result = subprocess.run([sys.executable, "-m", "lesson", "check", str(path)],
-                            capture_output=True, text=True, timeout=120,
-                            cwd=tmp_path, env=dict(os.environ))
-    assert result.returncode == 0, result.stdout
-    assert result.stdout.splitlines()[-1] == f"{len(exercise.CHECKS)} passed, 0 failed"
-
-
-def test_check_of_a_missing_file_is_one_line(capsys):
-    assert main(["check", "no/such/file.py"]) == 2
-    assert capsys.readouterr().err.strip() == "python -m lesson check: no file no/such/file.py"
+def test_no_process_is_left_running_after_the_whole_module(graded):
+    assert leftovers() == []

@@ -21,7 +21,7 @@ import tempfile
 from latex2mathml.converter import convert
 
 import lesson
-from lesson import bench, example, exercise, figures
+from lesson import bench, example, exercise, figures, runner
 from lesson.cli import fmt_list, table_rows
 
 # A placeholder stands alone on its line: {{ name arg arg }}.  Its Markdown is
@@ -167,7 +167,9 @@ def checker(sample, *keep):
     """Real checker output: ``starter`` (untouched) or a sample from the tests.
 
     The file is graded as ``softmax_exercise.py`` in a scratch folder, as a
-    learner would run it.  ``keep`` names functions to show (default: all).
+    learner would run it.  ``keep`` names functions to show (default: all);
+    the others are summed up in a line each.  The report's lines are not
+    wrapped by the checker: the page wraps each once, under its own text.
     """
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "softmax_exercise.py")
@@ -175,24 +177,26 @@ def checker(sample, *keep):
             exercise.write_starter(path)
         else:
             shutil.copy(SAMPLES / f"{sample}.py", path)
-        lines, _, _ = exercise.grade(path, shown_as="softmax_exercise.py")
-    if keep:
-        lines = _only(lines, keep)
-    return "```text\n$ python -m lesson check softmax_exercise.py\n" + "\n".join(lines) + "\n```"
+        result = runner.run(path, shown_as="softmax_exercise.py")
+    lines = exercise.report_lines(result["file"], result["load"], result["checks"],
+                                  functions=keep or exercise.FUNCTIONS)
+    return report_html(["$ python -m lesson check softmax_exercise.py"] + lines)
 
 
-def _only(lines, functions):
-    """The report's header, the named functions' sections, and the summary."""
-    out, showing = lines[:2], False
-    for line in lines[2:-1]:
-        if line and not line.startswith(" "):
-            showing = line in functions
-            if not showing:
-                out.append(f"{line}  (...)")
-                continue
-        if showing:
-            out.append(line)
-    return out + ["", lines[-1]]
+FIELD = re.compile(r"( *)((?:[a-z]+: +)|(?:PASS|FAIL)  )?")
+
+
+def report_html(lines):
+    """Lines of terminal output as one block; a long line wraps under its own text."""
+    spans = []
+    for line in lines:
+        match = FIELD.match(line)
+        hang = len(match.group(1)) + len(match.group(2) or "")
+        style = f"padding-left:{hang}ch;text-indent:-{hang}ch" if hang else ""
+        spans.append(f'<span class="lesson-report-line" style="display:block;{style}">'
+                     f"{html.escape(line) or ' '}</span>")
+    return ('<div class="language-text highlight lesson-report"><pre style="white-space:'
+            'pre-wrap"><code>' + "".join(spans) + "</code></pre></div>")
 
 
 PLACEHOLDERS = {

@@ -2,10 +2,21 @@
 import math
 
 
-def softmax(x, axis=-1):
-    exps = [math.exp(s) for s in x]
+def _row(scores):
+    if all(s == -math.inf for s in scores):
+        raise ValueError("every score in this row is -inf")
+    exps = [math.exp(s) for s in scores]
     total = sum(exps)
     return [e / total for e in exps]
+
+
+def softmax(x, axis=-1):
+    if not isinstance(x[0], list):
+        return _row(x)
+    if axis == 0:
+        columns = [_row(list(column)) for column in zip(*x)]
+        return [list(row) for row in zip(*columns)]
+    return [_row(row) for row in x]
 
 
 def naive_softmax(x):

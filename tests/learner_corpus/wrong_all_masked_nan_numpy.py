@@ -1,0 +1,23 @@
+import numpy as np
+
+
+def softmax(x, axis=-1):
+    x = np.asarray(x, dtype=float)
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def naive_softmax(x):
+    e = np.exp(np.asarray(x, dtype=float))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def rows_normalised(W, tol=1e-9):
+    return bool(np.all(np.abs(np.sum(W, axis=-1) - 1) <= tol))
+
+
+def entropy(w):
+    w = np.asarray(w, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(w > 0, w * np.log(w), 0.0)
+    return float(-terms.sum())

@@ -1,0 +1,398 @@
+"""The checker against a corpus of real learners' files (issue 9).
+
+Every case in tests/learner_corpus/manifest.json says what
+``python -m lesson check --json`` must report for one learner file: how many
+checks pass, which fail and how, what went wrong while loading, whether it
+leaned on the lesson's own functions, how long the checker may take, and
+that nothing the learner started outlives the checker.
+
+All the checker runs start together, once per session, and each test reads
+its own case from the results, so the slow cases (files that hang) cost
+their time limit once, not once per test.  See tests/learner_corpus/README.md.
+"""
+
+import json
+import os
+import pathlib
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "learner_corpus"
+MANIFEST = json.loads((CORPUS / "manifest.json").read_text(encoding="utf-8"))
+KEYS = MANIFEST["checks"]
+CASES = MANIFEST["cases"]
+STATUSES = {"pass", "fail", "error", "timeout", "not run", "missing"}
+CHECK_FIELDS = {"function", "name", "input", "passed", "status", "expected", "got",
+                "hint", "stdout", "stderr"}
+FILE_FIELDS = {"file", "passed", "failed", "problem", "uses_reference", "checks"}
+OUTPUT_CAP = 100_000        # characters of learner output one check may carry
+HARD_CAP = 120              # seconds before the harness gives up on a checker run
+BATCH_SECONDS_PER_FILE = 2  # the issue: a correct file is graded in <= 2 s
+MARKER = "LESSON_CORPUS_RUN"
+# The checker under test: this repository's lesson package, unless another
+# build is named (e.g. a checkout of a branch) with LESSON_CORPUS_CHECKER=DIR.
+CHECKER = os.environ.get("LESSON_CORPUS_CHECKER", str(ROOT))
+
+
+# --- Running the checker ------------------------------------------------------
+
+class Run:
+    """One checker command line, run in its own session with a marked environment."""
+
+    def __init__(self, label, args, cwd, time_limit=None, human=False):
+        self.label, self.cwd, self.human = label, cwd, human
+        self.time_limit = time_limit
+        self.argv = [sys.executable, "-m", "lesson", "check"]
+        self.argv += [] if human else ["--json"]
+        self.argv += [] if time_limit is None else ["--time-limit", str(time_limit)]
+        self.argv += list(args)
+        self.token = uuid.uuid4().hex
+        self.pidfile = pathlib.Path(os.environ.get("TMPDIR", "/tmp")) / f"lesson-corpus-{self.token}.pids"
+        self.stdout = self.stderr = ""
+        self.returncode = self.seconds = None
+        self.survivors, self.pids, self.report, self.json_error = [], [], None, None
+
+    def environment(self):
+        env = dict(os.environ, PYTHONPATH=CHECKER, TERM="xterm-256color",
+                   PYTHONDONTWRITEBYTECODE="1", PYTHONIOENCODING="utf-8",
+                   LESSON_CORPUS_PIDFILE=str(self.pidfile))
+        env[MARKER] = self.token
+        env.pop("PYTHONSAFEPATH", None)
+        return env
+
+    def __call__(self):
+        # The checker's own stdin stays open (a pipe nobody writes to): a
+        # learner's input() must not wait for it.
+        stdin_read, stdin_write = os.pipe()
+        start = time.monotonic()
+        process = subprocess.Popen(self.argv, cwd=self.cwd, env=self.environment(),
+                                   stdin=stdin_read, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, start_new_session=True)
+        os.close(stdin_read)
+        try:
+            out, err = process.communicate(timeout=HARD_CAP)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            out, err = process.communicate()
+        self.seconds = time.monotonic() - start
+        os.close(stdin_write)
+        self.returncode = process.returncode
+        self.stdout = out.decode("utf-8", "replace")
+        self.stderr = err.decode("utf-8", "replace")
+        self.survivors = _leftovers(self.token)
+        self.pids = self._pids_from_learner_files()
+        if not self.human:
+            try:
+                self.report = json.loads(self.stdout)
+            except ValueError as error:
+                self.json_error = f"{error}; stdout starts {self.stdout[:600]!r}; stderr ends {self.stderr[-600:]!r}"
+        return self
+
+    def _pids_from_learner_files(self):
+        try:
+            text = self.pidfile.read_text()
+        except FileNotFoundError:
+            return []
+        finally:
+            self.pidfile.unlink(missing_ok=True)
+        return [int(line) for line in text.split()]
+
+
+def _marked_processes(token):
+    """PIDs of live processes whose environment carries this run's marker."""
+    wanted = f"{MARKER}={token}".encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                if stat.read().rsplit(b")", 1)[1].split()[0] == b"Z":
+                    continue                                  # a zombie has ended
+            with open(f"/proc/{entry}/environ", "rb") as environ:
+                if wanted in environ.read().split(b"\0"):
+                    found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+def _leftovers(token, grace=2.0):
+    """Processes from one run still alive after a short grace; they are killed here."""
+    deadline = time.monotonic() + grace
+    while True:
+        alive = _marked_processes(token)
+        if not alive or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    for pid in alive:
+        try:
+            os.kill(pid, signal.SIGKILL)        # our own leftovers, by id
+        except OSError:
+            pass
+    return [(pid, _command(pid)) for pid in alive]
+
+
+def _command(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            return cmdline.read().replace(b"\0", b" ").decode(errors="replace").strip()
+    except OSError:
+        return "?"
+
+
+def _alive_with_marker(pid, token):
+    return pid in _marked_processes(token)
+
+
+# --- Planning the runs ----------------------------------------------------------
+
+def _generated_files(root):
+    """Copies of a correct file under names a shell accepts but a checker may not."""
+    source = (CORPUS / "correct_loops.py").read_bytes()
+    paths = {}
+    for case in CASES:
+        name = case["run"].get("name")
+        if case["run"]["group"] != "generated":
+            continue
+        if name.startswith("b:"):
+            raw = name[2:].encode("ascii").decode("unicode_escape").encode("latin-1")
+            path = os.fsencode(root) + b"/" + raw
+        else:
+            path = os.path.join(root, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as file:
+            file.write(source)
+        paths[case["id"]] = path
+    return paths
+
+
+def plan(tmp_root):
+    """Every checker run, and which case reads which file of which run."""
+    runs, where = [], {}
+    batch = [c for c in CASES if c["run"]["group"] == "batch"]
+    for part in (batch[0::2], batch[1::2]):
+        run = Run("batch", [c["file"] for c in part], CORPUS)
+        runs.append(run)
+        for index, case in enumerate(part):
+            where[case["id"]] = (run, index)
+    generated = _generated_files(tmp_root)
+    if generated:
+        ids = list(generated)
+        run = Run("generated", [generated[i] for i in ids], tmp_root)
+        runs.append(run)
+        for index, case_id in enumerate(ids):
+            where[case_id] = (run, index)
+    human = {}
+    for case in CASES:
+        spec = case["run"]
+        cwd = {None: CORPUS, "<tmp>": tmp_root}.get(spec.get("cwd")) or CORPUS / spec["cwd"]
+        arg = spec.get("arg", case["file"])
+        if arg == "<absolute>":
+            arg = str(CORPUS / case["file"])
+        if spec["group"] == "alone":
+            run = Run(case["id"], [arg], cwd, spec.get("time_limit"))
+            runs.append(run)
+            where[case["id"]] = (run, 0)
+        if case.get("human"):
+            if spec["group"] == "batch":
+                cwd, arg = CORPUS, case["file"]
+            run = Run(case["id"] + " (human)", [arg], cwd, spec.get("time_limit"), human=True)
+            if case.get("human_max_seconds"):
+                run.solo = True               # timed on its own, after the rest
+            runs.append(run)
+            human[case["id"]] = run
+    return runs, where, human
+
+
+@pytest.fixture(scope="session")
+def results(tmp_path_factory):
+    """Run the checker on the whole corpus once: slow cases side by side."""
+    runs, where, human = plan(tmp_path_factory.mktemp("names"))
+    together = [r for r in runs if not getattr(r, "solo", False)]
+    first = {"hang_four": 0, "batch": 1}       # the longest runs start first
+    together.sort(key=lambda r: first.get(r.label, 2))
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(lambda r: r(), together))
+    for run in runs:
+        if getattr(run, "solo", False):
+            run()                          # wall time without the corpus competing
+    return where, human, runs
+
+
+def file_result(results, case):
+    where, _, _ = results
+    run, index = where[case["id"]]
+    assert run.json_error is None, f"{run.label}: stdout is not one JSON object: {run.json_error}"
+    files = run.report["files"]
+    if case.get("folder"):
+        return run, files
+    args = [a for a in run.argv[run.argv.index("check") + 1:] if a not in ("--json",)]
+    if "--time-limit" in args:
+        del args[args.index("--time-limit"):args.index("--time-limit") + 2]
+    assert len(files) == len(args), f"{run.label}: {len(args)} paths given, {len(files)} results"
+    result = files[index]
+    if isinstance(args[index], str):
+        assert os.path.basename(result["file"]) == os.path.basename(args[index]), \
+            f"results come in the order the paths were given: {result['file']} vs {args[index]}"
+    return run, result
+
+
+def ids(case):
+    return case["id"]
+
+
+# --- The tests ------------------------------------------------------------------
+
+@pytest.mark.parametrize("case", [c for c in CASES if not c.get("folder")], ids=ids)
+def test_verdicts(results, case):
+    run, result = file_result(results, case)
+    assert FILE_FIELDS <= set(result), f"missing fields: {FILE_FIELDS - set(result)}"
+    checks = {f"{c['function']}: {c['name']}": c for c in result["checks"]}
+    assert sorted(checks) == sorted(KEYS) and len(result["checks"]) == len(KEYS)
+    for key, check in checks.items():
+        assert CHECK_FIELDS <= set(check), f"{key}: missing fields {CHECK_FIELDS - set(check)}"
+        assert check["status"] in STATUSES, f"{key}: status {check['status']!r}"
+        assert check["passed"] is (check["status"] == "pass"), f"{key}: {check}"
+    passed = sum(c["passed"] for c in checks.values())
+    assert (result["passed"], result["failed"]) == (passed, len(KEYS) - passed)
+
+    summary = {k: (c["status"], c["got"]) for k, c in checks.items() if not c["passed"]}
+    expected = case["passed"]
+    if isinstance(expected, list):
+        assert expected[0] <= passed <= expected[1], summary
+    else:
+        assert passed == expected, summary
+    open_ = set(case.get("unasserted", []))
+    failing = set(case["failing"] if "failing" in case else KEYS if expected == 0 else [])
+    for key, check in checks.items():
+        if key in open_:
+            continue
+        assert check["passed"] is (key not in failing), \
+            f"{key}: {'should fail' if key in failing else 'should pass'}; got {check['status']}: {check['got']!r}"
+    for key, wanted in case.get("statuses", {}).items():
+        allowed = wanted if isinstance(wanted, list) else [wanted]
+        assert checks[key]["status"] in allowed, f"{key}: {checks[key]['status']} not in {allowed}"
+    if case.get("statuses_all"):
+        assert {c["status"] for c in checks.values()} <= set(case["statuses_all"])
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if not c.get("folder")], ids=ids)
+def test_problem_and_reference_flag(results, case):
+    run, result = file_result(results, case)
+    problem = case.get("problem")
+    if problem is None:
+        assert result["problem"] is None, result["problem"]
+    elif problem != "any":
+        assert isinstance(result["problem"], str) and re.search(problem, result["problem"]), \
+            f"problem {result['problem']!r} does not match {problem!r}"
+        assert "Traceback (most recent call last)" not in result["problem"]
+    if case.get("problem_one_line"):
+        assert "\n" not in result["problem"].strip(), result["problem"]
+    assert result["uses_reference"] is case.get("uses_reference", False)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if not c.get("folder")], ids=ids)
+def test_failures_show_what_differs(results, case):
+    """Expected and got of a failed answer never print the same."""
+    run, result = file_result(results, case)
+    for check in result["checks"]:
+        if result["uses_reference"]:
+            break                  # the lesson's own answers: expected is got
+        if check["status"] == "fail" and check["expected"] is not None and check["got"] is not None:
+            assert str(check["expected"]) != str(check["got"]), check
+        for stream in ("stdout", "stderr"):
+            assert len(check[stream] or "") <= OUTPUT_CAP, f"{check['name']}: {stream} not capped"
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.get("stdout") or c.get("stderr")], ids=ids)
+def test_learner_output_is_shown_next_to_its_check(results, case):
+    run, result = file_result(results, case)
+    checks = {f"{c['function']}: {c['name']}": c for c in result["checks"]}
+    for stream in ("stdout", "stderr"):
+        for key, text in case.get(stream, {}).items():
+            assert text in (checks[key][stream] or ""), f"{key}: {stream} {checks[key][stream]!r}"
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c["run"]["group"] != "batch"], ids=ids)
+def test_wall_time(results, case):
+    where, _, _ = results
+    run, _ = where[case["id"]]
+    limit = case.get("max_seconds", 10)
+    assert run.seconds <= limit, f"{run.label}: {run.seconds:.1f} s > {limit} s"
+
+
+def test_batch_wall_time(results):
+    _, _, runs = results
+    for run in runs:
+        if run.label == "batch":
+            files = len(run.argv) - run.argv.index("--json") - 1
+            assert run.seconds <= BATCH_SECONDS_PER_FILE * files, f"{files} files in {run.seconds:.1f} s"
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
+def test_no_process_left_behind(results, case):
+    where, human, _ = results
+    run, _ = where[case["id"]]
+    for each in [run] + ([human[case["id"]]] if case["id"] in human else []):
+        assert each.survivors == [], f"{each.label}: still running after the checker ended: {each.survivors}"
+        for pid in each.pids:
+            assert not _alive_with_marker(pid, each.token), f"{each.label}: learner's child {pid} survived"
+    if case.get("spawns"):
+        assert run.pids, ("the learner file's children were never reported: does the checker "
+                          "pass LESSON_CORPUS_PIDFILE through the worker's environment?")
+
+
+def test_json_runs_are_one_object_with_the_right_exit_code(results):
+    _, _, runs = results
+    for run in runs:
+        if run.human:
+            continue
+        assert run.json_error is None, f"{run.label}: {run.json_error}"
+        report = run.report
+        assert report["checker"] == "lesson 4"
+        assert isinstance(report["time_limit"], float) and report["time_limit"] > 0
+        if run.time_limit is not None:
+            assert report["time_limit"] == run.time_limit
+        everything_passed = all(f["failed"] == 0 for f in report["files"])
+        assert (run.returncode == 0) is everything_passed, f"{run.label}: exit {run.returncode}"
+        assert "Traceback (most recent call last)" not in run.stderr, f"{run.label}: {run.stderr[-2000:]}"
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.get("human")], ids=ids)
+def test_human_report_ends_with_the_count(results, case):
+    _, human, _ = results
+    run = human[case["id"]]
+    lines = [line for line in run.stdout.splitlines() if line.strip()]
+    passed = case["passed"]
+    assert lines and lines[-1] == f"{passed} passed, {len(KEYS) - passed} failed", run.stdout[-1500:]
+    assert (run.returncode == 0) is (passed == len(KEYS)), f"exit {run.returncode}"
+    assert "Traceback (most recent call last)" not in run.stdout + run.stderr
+    if case.get("human_max_seconds"):
+        assert run.seconds <= case["human_max_seconds"], f"{run.seconds:.1f} s"
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.get("folder")], ids=ids)
+def test_a_folder_of_submissions(results, case):
+    run, files = file_result(results, case)
+    got = {os.path.basename(f["file"]): f["passed"] for f in files}
+    assert got == case["folder"]
+    assert run.returncode != 0
+
+
+def test_manifest_names_real_files_and_checks():
+    assert len(KEYS) == 20 and len(set(KEYS)) == 20
+    assert len({c["id"] for c in CASES}) == len(CASES)
+    for case in CASES:
+        assert (CORPUS / case["file"]).exists(), case["file"]
+        for key in case.get("failing", []) + case.get("unasserted", []) + list(case.get("statuses", {})):
+            assert key in KEYS, (case["id"], key)
