@@ -63,7 +63,6 @@ def editor(base, version):
         "runtime-megabytes": f"{size / 1e6:.0f}",
         "pyodide-version": version or "",
         "lesson-files": " ".join(lesson_files()),
-        "time-limit": f"{exercise.TIME_LIMIT:g}",
         "filename": FILENAME,
     }
     attributes = " ".join(f'data-{key}="{html.escape(value)}"' for key, value in data.items())

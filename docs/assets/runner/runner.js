@@ -28,13 +28,12 @@
     const progress = $(".lr-progress");
     const report = $(".lr-report");
     const filename = root.dataset.filename;
-    const timeLimit = Number(root.dataset.timeLimit);
     const starter = editor.defaultValue;
     const storageKey = "lesson4:" + filename;
     const cli = `python -m lesson check ${filename}`;
     const runner = new URL(root.dataset.runner, document.baseURI);
     const files = root.dataset.lessonFiles.split(" ");
-    const timings = { started: performance.now(), ready: null, runs: [] };
+    const timings = { started: performance.now(), ready: null, runs: [], stopped: [] };
 
     // --- The editor: the learner's text, kept in this browser ---------------
 
@@ -166,6 +165,7 @@
         worker,
         role,
         onProgress: null,
+        onPrinted: null,
         ready: null,
         ask(message, answer) {
           if (dead) return Promise.reject(dead);
@@ -189,6 +189,10 @@
         const message = event.data;
         if (message.type === "progress") {
           if (handle.onProgress) handle.onProgress(message.stage);
+          return;
+        }
+        if (message.type === "printed") {
+          if (handle.onPrinted) handle.onPrinted(message);
           return;
         }
         if (message.type === "failed") {
@@ -271,10 +275,8 @@
         const seconds = (performance.now() - began) / 1000;
         timings.runs.push(seconds);
         show(result);
-        const numpy = result.lines.some((line) => /No module named '?numpy/.test(line));
         say(`Checked in ${seconds.toFixed(1)} s: ${result.passed} passed, ${result.failed} failed.`
-            + (numpy ? " NumPy is not available in the page: check a NumPy solution with "
-                       + `${cli}.` : ""), result.failed ? "fail" : "pass");
+            + cliOnly(result.lines), result.failed ? "fail" : "pass");
       } catch (error) {
         failedToStart(error.message);
       } finally {
@@ -283,62 +285,120 @@
       }
     }
 
+    // What lesson/runner.py does with its worker processes, with Web Workers:
+    // the same time limits, the same order, the same outcomes.  The clock
+    // counts only the time the learner's code has; a fresh Python starting
+    // after a stopped one does not use up the file's time.
+    // What the page's Python cannot do, said where the report shows it tried.
+    function cliOnly(lines) {
+      const text = lines.join("\n");
+      if (/No module named '?numpy/.test(text)) {
+        return ` NumPy is not available in the page: check a NumPy solution with ${cli}.`;
+      }
+      if (/does not support processes/.test(text)) {
+        return " The page's Python cannot start processes (os.system, subprocess, "
+               + `multiprocessing): check this file with ${cli}.`;
+      }
+      return "";
+    }
+
     async function check(source) {
-      // Learner values stay JSON text made by Python (it keeps inf and nan,
-      // which JavaScript's JSON cannot); only the judge reads them.
-      const outcomes = [];                         // [index, JSON text]
-      const stray = {};                            // what reached the real stdout, by check
-      const hung = new Set();
+      const [checkLimit, loadLimit, fileLimit] = plan.limits;
+      const outcomes = new Map();                  // check index -> JSON text
+      const printed = {};                          // "load" or index -> {stream: [text, size]}
+      let pending = plan.functions.map((_, index) => index);
       let learner = null;
       let load = null;
+      let used = 0;
 
-      // One question to the learner's worker, within the time limit.
-      async function ask(message, answer) {
+      // One step in the learner's worker: its reply, "late" or "crashed".
+      async function step(key, message, answer, seconds) {
+        const streams = { stdout: ["", 0], stderr: ["", 0] };
+        if (key !== null) printed[key] = streams;
+        learner.onPrinted = (out) => {
+          const kept = streams[out.stream];
+          if (out.text) kept[0] += out.text;
+          kept[1] += out.text ? out.text.length : out.more;
+        };
+        const began = performance.now();
+        let reply;
         try {
-          const reply = await withinSeconds(learner.ask(message, answer), timeLimit);
-          if (reply === "late") learner.stop();
-          return reply;
+          reply = await withinSeconds(learner.ask(message, answer), Math.max(seconds, 0));
         } catch (error) {
-          return "crashed";                        // the worker died (out of memory, say)
+          reply = "crashed";                        // the worker died (out of memory, say)
         }
+        const took = (performance.now() - began) / 1000;
+        used += took;
+        if (reply === "late") {
+          learner.stop();
+          timings.stopped.push(took);
+        }
+        return reply;
       }
 
-      // A fresh learner worker loads the file; the first load is the one reported.
-      async function fresh() {
-        learner = takeLearner();
-        if (await withinSeconds(learner.ready, START_LIMIT) === "late") {
-          throw new Error(`a fresh Python did not start within ${START_LIMIT} s`);
+      async function runChecks() {
+        while (pending.length) {
+          const index = pending.shift();
+          const reply = await step(index, { type: "call", index }, "outcome",
+                                   Math.min(checkLimit, fileLimit - used));
+          if (typeof reply === "object") {
+            outcomes.set(index, reply.outcome);
+            continue;
+          }
+          if (reply === "crashed") {
+            outcomes.set(index, JSON.stringify({ crashed: null }));
+            return;
+          }
+          const timeout = { timeout: true };
+          if (used >= fileLimit) {
+            timeout.message = "stopped: the file used up its time while this check ran";
+            outcomes.set(index, JSON.stringify(timeout));
+            return;
+          }
+          outcomes.set(index, JSON.stringify(timeout));
+          const name = plan.functions[index];
+          for (const other of pending.filter((i) => plan.functions[i] === name)) {
+            outcomes.set(other, JSON.stringify(
+              { not_run: `${name}() did not return on '${plan.names[index]}' (above)` }));
+          }
+          pending = pending.filter((i) => plan.functions[i] !== name);
+          return;
         }
-        const loaded = await ask({ type: "load", source, filename }, "loaded");
-        const ok = typeof loaded === "object" && loaded.ok;
-        if (load === null) {
-          load = typeof loaded === "object" ? loaded.load : JSON.stringify({ load: loaded === "late" ? "timeout" : "crashed" });
-          if (typeof loaded === "object" && loaded.stray.length) stray.load = loaded.stray;
-        }
-        return ok;
       }
 
       try {
-        let alive = await fresh();
-        for (let index = 0; alive && index < plan.length; index++) {
-          if (hung.has(plan[index])) continue;     // the judge reports it as not run
-          if (learner.dead() && !(await fresh())) break;
-          const reply = await ask({ type: "call", index }, "outcome");
-          if (typeof reply === "object") {
-            outcomes.push([index, reply.outcome]);
-            if (reply.stray.length) stray[index] = reply.stray;
-            continue;
+        while (pending.length) {
+          learner = takeLearner();
+          if (await withinSeconds(learner.ready, START_LIMIT) === "late") {
+            throw new Error(`a fresh Python did not start within ${START_LIMIT} s`);
           }
-          outcomes.push([index, JSON.stringify(reply === "late" ? { timeout: true } : { crashed: true })]);
-          hung.add(plan[index]);
+          const reply = await step(load === null ? "load" : null, { type: "load", source, filename },
+                                   "loaded", Math.min(loadLimit, fileLimit - used));
+          const loaded = typeof reply === "object" && reply.ok;
+          if (load === null) {
+            load = typeof reply === "object" ? reply.load : JSON.stringify(
+              reply === "late" ? { status: "timeout" } : { status: "crashed", code: null });
+            if (!loaded) {
+              pending = [];
+              break;
+            }
+          } else if (!loaded) {
+            break;                                 // it loaded before; now it did not
+          }
+          await runChecks();
+          learner.stop();                          // its state is the learner's now
+          if (used >= fileLimit) break;
         }
       } finally {
-        if (learner) learner.stop();              // its state is the learner's now
+        if (learner) learner.stop();
+      }
+      for (const index of pending) {
+        outcomes.set(index, JSON.stringify({ not_run: `the file used up its ${fileLimit} s` }));
       }
       const answer = await judge.ask({
-        type: "report", load,
-        outcomes: "{" + outcomes.map(([index, text]) => `"${index}": ${text}`).join(", ") + "}",
-        stray: JSON.stringify(stray), timeLimit, shownAs: filename,
+        type: "report", load, printed: JSON.stringify(printed), timeLimit: checkLimit,
+        shownAs: filename,
+        outcomes: "{" + [...outcomes].map(([index, text]) => `"${index}": ${text}`).join(", ") + "}",
       }, "report");
       return JSON.parse(answer.report);
     }

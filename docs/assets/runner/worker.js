@@ -5,15 +5,16 @@
 //            a line of the learner's code, so nothing the learner's file does
 //            (lesson.softmax = ..., math.exp = ...) can change an expected answer.
 //   learner  loads the learner's file and makes the calls, one check at a
-//            time.  The page times every call and ends a worker that does not
-//            answer with worker.terminate(); every run gets a fresh worker.
+//            time, as lesson/runner.py's worker process does.  The page times
+//            every call, and ends a worker that does not answer with
+//            worker.terminate(); every run gets a fresh worker.
 // Everything is fetched from this site: the runtime from ./pyodide/ and the
-// lesson package from ./lesson/.  Values cross between the workers as JSON
-// text made by Python's json module, so inf and nan survive the trip.
+// lesson package from ./lesson/.  Loads and outcomes cross between the workers
+// as JSON text made by Python's json module, so inf and nan survive the trip.
 
 const here = new URL(".", import.meta.url);
+const FOLDER = "/home/pyodide";             // the learner's file is saved here, as on disk
 let python = null;
-let stray = [];          // what reached the real stdout/stderr (sys.__stdout__)
 
 const GLUE = {
   // The checker's own functions, as `python -m lesson check` uses them.
@@ -22,87 +23,103 @@ import json
 from lesson import exercise
 
 def judge_plan():
-    return json.dumps([check.function for check in exercise.CHECKS])
+    return json.dumps({"functions": [check.function for check in exercise.CHECKS],
+                       "names": [check.name for check in exercise.CHECKS],
+                       "limits": exercise.time_limits(exercise.TIME_LIMIT)})
 
-def judge_report(load, outcomes, stray, time_limit, shown_as):
-    load, outcomes, stray = json.loads(load), json.loads(outcomes), json.loads(stray)
+def judge_report(load, outcomes, printed, time_limit, shown_as):
+    """The report, from the learner worker's load and outcomes, as lesson.runner makes it."""
+    load, outcomes = json.loads(load), json.loads(outcomes)
     outcomes = {int(index): outcome for index, outcome in outcomes.items()}
+    for step, streams in json.loads(printed).items():
+        target = load if step == "load" else outcomes[int(step)]
+        for stream, (text, size) in streams.items():
+            target[stream] = exercise.capped(text[:exercise.OUTPUT_LIMIT], size)
     results = exercise.results(load, outcomes, time_limit)
-    lines = exercise.report_lines(shown_as, load, results, time_limit)
-    passed = sum(1 for result in results if result["passed"])
-    return json.dumps({"lines": lines, "passed": passed, "failed": len(results) - passed})
+    passed, failed = exercise.counts(results)
+    return json.dumps({"lines": exercise.report_lines(shown_as, load, results, time_limit),
+                       "passed": passed, "failed": failed})
 `,
-  // Loads the learner's file in a fresh module and makes one call at a time.
+  // What lesson/runner.py's worker does: read and load the file, then one
+  // call per check.  What the code prints reaches the page as it is written.
   learner: `
-import json
+import json, os, sys
 from lesson import exercise
 
-_dumps, _checks, _learner = json.dumps, list(exercise.CHECKS), {}
+_encode = json.JSONEncoder().encode                 # before the learner's code runs
+_streams, _learner = (sys.stdout, sys.stderr), {}
 
-def learner_load(source, filename):
-    load, module = exercise.load_learner(source, filename)
+
+class _exit_is_an_exception:
+    """os._exit() in the learner's code raises SystemExit, as in lesson.runner."""
+
+    def __enter__(self):
+        def _exit(code):
+            raise SystemExit(code)
+        self.real, os._exit = os._exit, _exit
+
+    def __exit__(self, *error):
+        os._exit = self.real
+        for stream in _streams:
+            stream.flush()
+
+
+def learner_load(path):
+    sys.argv = [path]
+    sys.path.append(os.path.dirname(path))          # helpers import; never ahead of stdlib
+    with open(path, "rb") as file:
+        source, load = exercise.read_learner(file.read(), path)
+    module = None
+    if source is not None:
+        with _exit_is_an_exception():
+            module, load = exercise.load_learner(source, path, "softmax_exercise",
+                                                 capture=False)
     _learner["module"] = module
-    return [load.get("load") == "ok", _dumps(load)]
+    return [module is not None, _encode(load)]
+
 
 def learner_call(index):
-    check = _checks[index]
+    check = exercise.CHECKS[index]
     function = getattr(_learner["module"], check.function, None)
-    return _dumps(exercise.call_check(function, check))
+    if not callable(function):
+        return _encode({"missing": True})
+    with _exit_is_an_exception():
+        return _encode(exercise.call_check(function, check, capture=False))
 `,
 };
 
-// TEMPORARY until the checker's seam (issue 9) lands: the same names, made
-// from the old checker's internals.
-const SHIM = `
-from lesson import exercise as _ex
-import types, sys, traceback, copy
-if not hasattr(_ex, "results"):
-    def load_learner(source, filename, module_name="softmax_exercise"):
-        module = types.ModuleType(module_name)
-        module.__file__ = filename
-        sys.modules[module_name] = module
-        try:
-            exec(compile(source, filename, "exec"), module.__dict__)
-        except SyntaxError as error:
-            return {"load": "syntax", "line": error.lineno, "message": error.msg,
-                    "code": (error.text or "").strip()}, module
-        except BaseException as error:
-            return {"load": "error", "error": _ex._error(filename, error)}, module
-        return {"load": "ok"}, module
-    def call_check(function, check):
-        if not callable(function):
-            return {"missing": True}
-        try:
-            return {"value": _ex._plain(function(*copy.deepcopy(check.args), **check.kwargs))}
-        except Exception as error:
-            return {"error": _ex._error(check.function, error)}
-    def results(load, outcomes, time_limit):
-        problem = None if load.get("load") == "ok" else load
-        out = []
-        for index, check in enumerate(_ex.CHECKS):
-            ok, details = _ex._verdict(check, outcomes.get(index), problem, time_limit)
-            out.append({"function": check.function, "name": check.name, "passed": ok, "details": details})
-        return out
-    def report_lines(shown_as, load, results, time_limit):
-        problem = None if load.get("load") == "ok" else load
-        lines = [f"Checking {shown_as} against lesson 4's contract", ""]
-        if problem is not None:
-            lines += [_ex._load_problem(problem, time_limit), ""]
-        for function in _ex.FUNCTIONS:
-            lines.append(function)
-            for r in results:
-                if r["function"] == function:
-                    lines.append(f"  {'PASS' if r['passed'] else 'FAIL'}  {r['name']}")
-                    lines += [f"        {line}" for line in r["details"]]
-            lines.append("")
-        passed = sum(r["passed"] for r in results)
-        lines.append(f"{passed} passed, {len(results) - passed} failed")
-        return lines
-    _ex.load_learner, _ex.call_check, _ex.results, _ex.report_lines = load_learner, call_check, results, report_lines
-`;
-
 function post(message) {
   self.postMessage(message);
+}
+
+// What the learner's code writes to stdout and stderr goes to the page at
+// once, so even a call that never returns has shown what it printed.  After
+// 4,000 characters in one step only the count goes on, now and then.
+const printed = { kept: 0, unsent: 0 };
+function printer(stream) {
+  const decoder = new TextDecoder();
+  return {
+    write(buffer) {
+      const text = decoder.decode(buffer, { stream: true });
+      if (printed.kept < 4000) {
+        printed.kept += text.length;
+        post({ type: "printed", stream, text });
+      } else {
+        printed.unsent += text.length;
+        if (printed.unsent > 100000) {
+          post({ type: "printed", stream, more: printed.unsent });
+          printed.unsent = 0;
+        }
+      }
+      return buffer.length;
+    },
+  };
+}
+
+function newStep() {
+  if (printed.unsent) post({ type: "printed", stream: "stdout", more: printed.unsent });
+  printed.kept = 0;
+  printed.unsent = 0;
 }
 
 // Pyodide reports a failed start (a file that will not load, too little
@@ -129,11 +146,7 @@ async function start(role, files) {
     if (!response.ok) throw new Error(`${name} is missing from the site (HTTP ${response.status})`);
   }));
   const { loadPyodide } = await import(new URL("pyodide.mjs", runtime).href);
-  python = await Promise.race([failedStart(), loadPyodide({
-    indexURL: runtime.href,
-    stdout: (line) => stray.push(line),
-    stderr: (line) => stray.push(line),
-  })]);
+  python = await Promise.race([failedStart(), loadPyodide({ indexURL: runtime.href })]);
   python.setStdin({ stdin: () => null });            // input() meets the end of input
   post({ type: "progress", stage: "lesson" });
   python.FS.mkdirTree("/lesson-site/lesson");
@@ -143,9 +156,11 @@ async function start(role, files) {
     python.FS.writeFile(`/lesson-site/lesson/${name}`, await response.text());
   }));
   python.runPython("import sys; sys.path.insert(0, '/lesson-site')");
-  python.runPython(SHIM);
   python.runPython(GLUE[role]);
-  stray = [];
+  if (role === "learner") {
+    python.setStdout(printer("stdout"));
+    python.setStderr(printer("stderr"));
+  }
   return python.runPython("import sys; sys.version.split()[0]");
 }
 
@@ -163,12 +178,6 @@ function call(name, ...args) {
   }
 }
 
-function takeStray() {
-  const lines = stray;
-  stray = [];
-  return lines;
-}
-
 self.onmessage = async (event) => {
   const message = event.data;
   try {
@@ -181,17 +190,26 @@ self.onmessage = async (event) => {
         break;
       case "report":
         post({ type: "report", report: call("judge_report", message.load, message.outcomes,
-                                            message.stray, message.timeLimit, message.shownAs) });
+                                            message.printed, message.timeLimit, message.shownAs) });
         break;
       case "load": {
-        const [ok, load] = call("learner_load", message.source, message.filename);
-        post({ type: "loaded", ok, load, stray: takeStray() });
+        const path = `${FOLDER}/${message.filename}`;
+        python.FS.mkdirTree(FOLDER);
+        python.FS.writeFile(path, message.source);
+        python.FS.chdir(FOLDER);
+        newStep();
+        const [ok, load] = call("learner_load", path);
+        newStep();
+        post({ type: "loaded", ok, load });
         break;
       }
-      case "call":
-        post({ type: "outcome", index: message.index, outcome: call("learner_call", message.index),
-               stray: takeStray() });
+      case "call": {
+        newStep();
+        const outcome = call("learner_call", message.index);
+        newStep();
+        post({ type: "outcome", index: message.index, outcome });
         break;
+      }
     }
   } catch (error) {
     post({ type: "failed", during: message.type, reason: String((error && error.message) || error) });
