@@ -405,10 +405,14 @@
 
     function show(result) {
       const code = report.querySelector("code");
+      // The report's lines are not wrapped: the page wraps each one, and a
+      // wrapped line hangs under the text after its label ("hint:     ").
       code.replaceChildren(...result.lines.map((line) => {
         const span = document.createElement("span");
-        const verdict = line.match(/^\s+(PASS|FAIL)\b/);
-        if (verdict) span.className = verdict[1] === "PASS" ? "lr-pass" : "lr-fail";
+        const verdict = line.match(/^ {2}(PASS|FAIL) {2}/);
+        span.className = verdict ? (verdict[1] === "PASS" ? "lr-pass" : "lr-fail") : "";
+        const hang = (verdict || line.match(/^ *(?:[a-z]+: +)?/))[0].length;
+        span.style.setProperty("--hang", `${hang}ch`);
         span.textContent = line + "\n";
         return span;
       }));
