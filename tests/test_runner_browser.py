@@ -56,13 +56,18 @@ class Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass                      # a page closed while a worker was still downloading
+
+
 @pytest.fixture(scope="module")
 def serve():
     servers = []
 
     def serve_(folder):
         handler = functools.partial(Quiet, directory=str(folder))
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        server = Server(("127.0.0.1", 0), handler)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers.append(server)
         return f"http://127.0.0.1:{server.server_port}/"
@@ -141,7 +146,7 @@ def check_in_page(view, source, key=True):
     page.wait_for_function("n => lessonRunner.runners[0].timings.runs.length > n", arg=runs,
                            timeout=(TIME_LIMIT * 4 + 60) * 1000)
     seconds = time.perf_counter() - began
-    return page.inner_text(".lr-report").rstrip("\n").split("\n"), view.status(), seconds
+    return page.text_content(".lr-report").rstrip("\n").split("\n"), view.status(), seconds
 
 
 def check_with_cli(tmp_path, source):
@@ -170,6 +175,12 @@ def verdicts(lines):
 
 # --- Graded as the CLI grades it ------------------------------------------------
 
+# Replaces the lesson's own softmax with its own (wrong) answer.
+PATCHES_LESSON = ("import lesson\n\n"
+                  "def softmax(x, axis=-1):\n"
+                  "    return [0.5] * len(x)\n\n"
+                  "lesson.softmax = softmax          # now the 'expected' answers agree\n")
+
 # Prints while loading and inside a check, to stdout, stderr and the real stdout.
 PRINTS = ((SAMPLES / "correct_lists.py").read_text()
           + "\nimport sys\n"
@@ -185,6 +196,7 @@ CASES = {
     "starter": (STARTER, 0),
     "forgot_max": ((SAMPLES / "forgot_max.py").read_text(), None),
     "patches_math_exp": (PATCHES_EXP, None),
+    "patches_lesson": (PATCHES_LESSON, 0),
     "prints": (PRINTS, CHECKS),
 }
 
