@@ -33,7 +33,7 @@
     const cli = `python -m lesson check ${filename}`;
     const runner = new URL(root.dataset.runner, document.baseURI);
     const files = root.dataset.lessonFiles.split(" ");
-    const timings = { started: performance.now(), ready: null, runs: [], stopped: [] };
+    const timings = { started: performance.now(), ready: null, runs: [], stopped: [], starts: [] };
 
     // --- The editor: the learner's text, kept in this browser ---------------
 
@@ -209,7 +209,11 @@
         event.preventDefault();
         die(new Error(event.message || `${role} worker could not be loaded`));
       };
-      handle.ready = handle.ask({ type: "start", role, files }, "ready");
+      const began = performance.now();
+      handle.ready = handle.ask({ type: "start", role, files }, "ready").then((ready) => {
+        timings.starts.push((performance.now() - began) / 1000);
+        return ready;
+      });
       handle.ready.catch(() => {});
       return handle;
     }
