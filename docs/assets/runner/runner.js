@@ -122,12 +122,12 @@
                    [filename], " (the button above) and run ", [cli], "."], "warning");
     }
 
-    function failedToStart(reason) {
+    function failed(reason, what = "could not start") {
       if (root.dataset.state === "failed") return;
       root.dataset.state = "failed";
       runButton.disabled = true;
       progress.hidden = true;
-      sayWithCode([`Python in the page could not start: ${reason}. `,
+      sayWithCode([`Python in the page ${what}: ${reason}. `,
                    "Reload the page to try again, or check your code with the checker: ",
                    [cli], "."], "error");
     }
@@ -167,6 +167,7 @@
         onProgress: null,
         onPrinted: null,
         ready: null,
+        isReady: false,
         ask(message, answer) {
           if (dead) return Promise.reject(dead);
           return new Promise((resolve, reject) => {
@@ -212,6 +213,7 @@
       const began = performance.now();
       handle.ready = handle.ask({ type: "start", role, files }, "ready").then((ready) => {
         timings.starts.push((performance.now() - began) / 1000);
+        handle.isReady = true;
         return ready;
       });
       handle.ready.catch(() => {});
@@ -224,7 +226,7 @@
       return Promise.race([promise, late]).finally(() => clearTimeout(timer));
     }
 
-    let judge = startWorker("judge");
+    const judge = startWorker("judge");
     let spare = startWorker("learner");
     let plan = null;
     let running = false;
@@ -238,7 +240,7 @@
       progress.hidden = true;
       say(`Python ${ready.version} is ready. Ctrl+Enter or Run the checks.`);
     });
-    starting.catch((error) => failedToStart(error.message));
+    starting.catch((error) => failed(error.message));
 
     progress.hidden = false;
     root.dataset.state = "starting";
@@ -249,7 +251,7 @@
     };
     setTimeout(() => {
       if (root.dataset.state === "starting") {
-        failedToStart(`it did not answer within ${START_LIMIT} s`);
+        failed(`it did not answer within ${START_LIMIT} s`);
         judge.stop();
         spare.stop();
       }
@@ -274,6 +276,7 @@
       runButton.disabled = true;
       const began = performance.now();
       say("Checking\u2026");
+      progress.hidden = false;
       try {
         const result = await check(editor.value);
         const seconds = (performance.now() - began) / 1000;
@@ -282,17 +285,14 @@
         say(`Checked in ${seconds.toFixed(1)} s: ${result.passed} passed, ${result.failed} failed.`
             + cliOnly(result.lines), result.failed ? "fail" : "pass");
       } catch (error) {
-        failedToStart(error.message);
+        failed(error.message, "stopped working");
       } finally {
         running = false;
+        progress.hidden = true;
         if (root.dataset.state === "ready") runButton.disabled = false;
       }
     }
 
-    // What lesson/runner.py does with its worker processes, with Web Workers:
-    // the same time limits, the same order, the same outcomes.  The clock
-    // counts only the time the learner's code has; a fresh Python starting
-    // after a stopped one does not use up the file's time.
     // What the page's Python cannot do, said where the report shows it tried.
     function cliOnly(lines) {
       const text = lines.join("\n");
@@ -306,6 +306,10 @@
       return "";
     }
 
+    // What lesson/runner.py does with its worker processes, with Web Workers:
+    // the same time limits, the same order, the same outcomes.  The clock
+    // counts only the time the learner's code has; a fresh Python starting
+    // after a stopped one does not use up the file's time.
     async function check(source) {
       const [checkLimit, loadLimit, fileLimit] = plan.limits;
       const outcomes = new Map();                  // check index -> JSON text
@@ -350,7 +354,7 @@
             continue;
           }
           if (reply === "crashed") {
-            outcomes.set(index, JSON.stringify({ crashed: null }));
+            outcomes.set(index, JSON.stringify({ crashed: "unknown" }));
             return;
           }
           const timeout = { timeout: true };
@@ -373,6 +377,7 @@
       try {
         while (pending.length) {
           learner = takeLearner();
+          if (!learner.isReady) say("Checking\u2026 (starting a fresh Python for your code)");
           if (await withinSeconds(learner.ready, START_LIMIT) === "late") {
             throw new Error(`a fresh Python did not start within ${START_LIMIT} s`);
           }
@@ -381,7 +386,7 @@
           const loaded = typeof reply === "object" && reply.ok;
           if (load === null) {
             load = typeof reply === "object" ? reply.load : JSON.stringify(
-              reply === "late" ? { status: "timeout" } : { status: "crashed", code: null });
+              reply === "late" ? { status: "timeout" } : { status: "crashed", code: "unknown" });
             if (!loaded) {
               pending = [];
               break;
