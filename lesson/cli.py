@@ -90,30 +90,63 @@ def _write_starter(path):
         print(f"python -m lesson starter: {path} already exists; it was left as "
               f"it is (give another path to start afresh)", file=sys.stderr)
         return 1
+    except OSError as error:             # no such folder, no permission, ...
+        print(f"python -m lesson starter: cannot write {path}: {error.strerror}",
+              file=sys.stderr)
+        return 2
     print(f"Wrote {path}. Fill in the four functions, then run:\n"
           f"    python -m lesson check {path}")
     return 0
 
 
 def _check(paths, time_limit, as_json):
-    """Grade each file; print the reports (or JSON); 0 only if every check passed."""
+    """Grade each file; print the reports (or JSON); 0 only if every check passed.
+
+    Each report is printed as soon as its file is graded, so a teacher
+    checking a folder sees them come.
+    """
     from lesson import runner
     if hasattr(sys.stdout, "reconfigure"):     # a learner's output on any console
         sys.stdout.reconfigure(errors="backslashreplace")
-    results = runner.run_many(paths, time_limit)
-    if as_json:
-        files = [{k: v for k, v in r.items() if k != "load"} for r in results]
-        print(json.dumps({"checker": "lesson 4", "time_limit": time_limit,
-                          "files": files}, indent=1, allow_nan=False))
-    else:
-        for number, result in enumerate(results):
-            lines = runner.report(result, time_limit)
-            if len(results) > 1:
-                lines = lines[:-1] + [f"{result['file']}: {lines[-1]}", "", ""]
-            print("\n".join(_wrapped(lines)))
-        if len(results) > 1:
+    results = []
+    try:
+        for path in paths:
+            results.append(runner.run(path, time_limit, shown_as=_printable(path)))
+            if not as_json:
+                _print_report(results[-1], time_limit, several=len(paths) > 1)
+        if as_json:
+            files = [{k: v for k, v in r.items() if k != "load"} for r in results]
+            print(json.dumps({"checker": "lesson 4", "time_limit": time_limit,
+                              "files": files}, indent=1, allow_nan=False))
+        elif len(results) > 1:
             print("\n".join(exercise.summary_lines(results)))
+        sys.stdout.flush()
+    except KeyboardInterrupt:
+        print("python -m lesson check: stopped (Ctrl+C) before every file was checked",
+              file=sys.stderr)
+        return 130
+    except BrokenPipeError:                    # e.g. piped into `head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return 0 if all(r["failed"] == 0 for r in results) else 1
+
+
+def _print_report(result, time_limit, several):
+    from lesson import runner
+    lines = runner.report(result, time_limit)
+    if several:                      # name the file on its closing line; a gap after
+        lines = lines[:-1] + [f"{result['file']}: {lines[-1]}", "", ""]
+    print("\n".join(_wrapped(lines)), flush=True)
+
+
+def _printable(path):
+    """A path as text any terminal or JSON reader takes: a byte that is not
+    UTF-8 (from a name made elsewhere) is shown as \\xe9.
+
+    >>> _printable("caf\\udce9.py")
+    'caf\\\\xe9.py'
+    """
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def _wrapped(lines):
@@ -209,11 +242,12 @@ def _build_parser():
     check = commands.add_parser(
         "check", help="grade your four functions against the lesson",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Run every check on your softmax, naive_softmax, "
-                    "rows_normalised and entropy, in a separate process, and "
-                    "say what passed, what failed and why, with anything your "
-                    "code printed.  A .py file or a Jupyter notebook (.ipynb: "
-                    "its code cells run in order, IPython magics skipped).",
+        description="Run every check on your softmax, naive_softmax,\n"
+                    "rows_normalised and entropy, in a separate process, and say\n"
+                    "what passed, what failed and why, with anything your code\n"
+                    "printed.  A .py file, or a Jupyter notebook (.ipynb): its\n"
+                    "code cells run in order, IPython's %magics and !shell lines\n"
+                    "skipped.",
         epilog=f"""\
 For teachers: give several files, or a folder of submissions (its .py and
 .ipynb files; folders inside it are not searched).  Each file gets its
@@ -224,9 +258,9 @@ report, then a table: file, passed, failed, first failing check.  With
 "hint", "stdout", "stderr"}}, ...]}}, ...]}}.
 
 A check that runs longer than the time limit is stopped, and that
-function's other checks are not run; loading a file may take 5 times the
-limit, a whole file 7 times (with the default, {exercise.TIME_LIMIT:g} s,
-{exercise.time_limits()[1]:g} s and {exercise.time_limits()[2]:g} s).
+function's other checks are not run.  Loading a file may take 5 times the
+limit (at least 5 s), a whole file 5 times plus 4 s (with the default:
+{exercise.TIME_LIMIT:g} s, {exercise.time_limits()[1]:g} s and {exercise.time_limits()[2]:g} s).
 
 The exit code is 0 only when every check of every file passed, 1 when
 some did not, 2 for a usage error.  The last line is "N passed, M failed".""")
@@ -238,6 +272,8 @@ some did not, 2 for a usage error.  The last line is "N passed, M failed".""")
     check.add_argument("--time-limit", type=_time_limit, default=exercise.TIME_LIMIT,
                        metavar="SECONDS",
                        help="seconds one check may take (default: %(default)g)")
+    check.error = lambda message: check.exit(   # a usage error is one line
+        2, f"{check.prog}: error: {message} (see: {check.prog} --help)\n")
     return parser
 
 

@@ -9,17 +9,19 @@ functions, so the checker and the lesson cannot disagree; the project's
 tests grade the lesson's own code with these same checks.
 
 This module is pure: no processes, no threads.  ``lesson.runner`` runs the
-learner's side in a separate process; an in-browser runner can run it in a
-Web Worker instead.  The two sides only exchange plain data (JSON through
-Python's ``json`` module, NaN and Infinity included), so the side that
-judges never runs a line of the learner's code.
+learner's side in a separate process; a runner in the browser can run it in
+a Web Worker instead.  The two sides exchange only plain data (JSON through
+Python's ``json`` module, NaN and Infinity included: pass the text between
+workers as it is), so the judge never runs a line of the learner's code,
+and a learner's ``math.exp = ...`` cannot change an expected answer.
 
 The learner's side (runs the learner's code)
 --------------------------------------------
-read_learner(data, filename)      the file's bytes as source to run, or why not
-notebook_source(text)             a notebook's code cells, magics skipped
+read_learner(data, filename)      a file's bytes -> (source, None) or (None, load)
+notebook_source(text)             a notebook's code cells, IPython syntax skipped
 load_learner(source, filename)    run the source as a fresh module -> (module, load)
-call_check(function, check)       call one function on one check -> outcome
+call_check(function, check)       call one function on a copy of one check's
+                                  input -> outcome, with what it printed
 
     >>> module, load = load_learner("def entropy(w):\\n    return 0.0\\n", "mine.py")
     >>> load["status"], call_check(module.entropy, CHECKS[17])["value"]
@@ -27,17 +29,28 @@ call_check(function, check)       call one function on one check -> outcome
 
 The judge's side (never runs the learner's code)
 ------------------------------------------------
-judge(check, outcome)                    (passed, got text, expected text)
-results(load, outcomes, time_limit)      one result dict per check
+judge(check, outcome)                  -> (passed, got text, expected text)
+results(load, outcomes, time_limit)    one result dict per check
 report_lines(shown_as, load, results, time_limit)   the report, as lines
+load_problem_text(load), load_notes(load)   what went wrong loading, in words
+summary_lines(files)                   the teacher's table for several files
+time_limits(time_limit)                seconds for a check, a load, a file
 
     >>> judge(CHECKS[2], {"value": [0.5, 0.5]})
     (True, '[0.5, 0.5]', '[0.5, 0.5]')
 
+A run, step by step: ``read_learner`` the file; if it gave a load, stop
+there.  Else ``load_learner`` (a load with status "ok" and a module, or
+a load saying why not); then for each check, ``call_check(getattr(module,
+check.function), check)``, or {"missing": True} when there is no such
+function.  A runner that stops a call which hangs records {"timeout": True}
+for that check, and {"not_run": reason} for the function's other checks.
+Then ``results(load, outcomes)`` and ``report_lines``.
+
 A load, an outcome and a result are dicts of plain data.  An outcome is one
 of {"value": ...}, {"error": {...}}, {"missing": True}, {"timeout": True},
-{"crashed": exit code} or {"not_run": reason}, plus "stdout" and "stderr":
-what the learner's code printed during the call.
+{"crashed": exit code} or {"not_run": reason}, plus "stdout" and "stderr"
+(what the learner's code printed during the call) and "uses_reference".
 """
 
 import contextlib
@@ -140,6 +153,25 @@ class Check:
         parts += [f"{k}={_show(v)}" for k, v in self.kwargs.items()]
         return f"{self.function}({', '.join(parts)})"
 
+    def passes_when(self):
+        """What a passing answer is, in words, with the lesson's own numbers.
+
+        >>> CHECKS[0].passes_when()
+        'returns [0.670, 0.330] to 3 decimals'
+        >>> CHECKS[10].passes_when()
+        'raises an ArithmeticError (such as OverflowError) or a ValueError, or returns inf or nan'
+        """
+        expected = self.expected()
+        return {
+            "weights": lambda: f"returns {_show_value(expected)}, within 1e-9",
+            "3dp": lambda: f"returns {_show_value(expected, 3, fixed=True)} to 3 decimals",
+            "value": lambda: f"returns {expected}",
+            "raises": lambda: "raises ValueError (or a subclass of it)",
+            "fails": lambda: ("raises an ArithmeticError (such as OverflowError) or a "
+                              "ValueError, or returns inf or nan"),
+            "sums": lambda: f"returns weights that add up to {expected:g}",
+        }[self.expect]()
+
     def expected(self):
         """The right answer, from the lesson's own function."""
         if self.expect == "sums":
@@ -207,13 +239,17 @@ CHECKS = [
 def time_limits(time_limit=TIME_LIMIT):
     """(one check, loading the file, the whole file) in seconds.
 
-    Loading may import NumPy, so it gets five checks' worth; the whole file
-    gets seven, so a learner's report never takes much longer than that.
+    Loading may import NumPy, so it gets five checks' worth, and at least
+    5 s.  The whole file gets five checks' worth plus 4 s: room for each of
+    the four functions to hang once, and for Python to restart after each.
 
     >>> time_limits(2.0)
     (2.0, 10.0, 14.0)
+    >>> time_limits(0.5)
+    (0.5, 5.0, 6.5)
     """
-    return time_limit, 5 * time_limit, 7 * time_limit
+    load = max(5 * time_limit, 5.0)
+    return time_limit, load, max(5 * time_limit + 4, load + time_limit)
 
 
 # --- The learner's side: reading and loading the file ---------------------------
@@ -312,9 +348,11 @@ def load_learner(source, filename, module_name="softmax_exercise", capture=True)
     dataclasses and pickling (multiprocessing) find it.  ``load`` is plain
     data: {"status": "ok"} or "syntax" or "error", with the line, and
     "uses_reference" if the file imported the lesson's own code.  A notebook
-    cell that fails is reported and the other cells still run, as in Jupyter.
-    With ``capture``, what the code prints goes into load["stdout"] and
-    load["stderr"].
+    cell that fails is noted in load["cells"] and the other cells still run
+    (a learner often keeps a cell that shows naive_softmax failing).  An
+    exit() at the top level ends the file there: load["exited"] says where,
+    and what was defined before it is checked.  With ``capture``, what the
+    code prints goes into load["stdout"] and load["stderr"].
 
     >>> module, load = load_learner("import math\\nx = 1 / 0\\n", "mine.py")
     >>> module is None, load["status"], load["error"]["where"], load["error"]["code"]
@@ -324,7 +362,6 @@ def load_learner(source, filename, module_name="softmax_exercise", capture=True)
     """
     module = types.ModuleType(module_name)
     module.__file__ = filename
-    module.__builtins__ = __builtins__
     sys.modules[module_name] = module
     pieces = source if isinstance(source, list) else [(None, source)]
     load = {"status": "ok"}
@@ -443,6 +480,13 @@ def error_info(error):
 
     "line", "where" ('line 8' or 'cell 3, line 2') and "code" point at the
     last line of the learner's own code in the traceback, if any.
+
+    >>> try:
+    ...     1 / 0
+    ... except ZeroDivisionError as error:
+    ...     info = error_info(error)
+    >>> info["type"], info["is_arithmetic_error"], info["is_value_error"], info["where"]
+    ('ZeroDivisionError', True, False, None)
     """
     frames = [f for f in traceback.extract_tb(error.__traceback__)
               if f.filename in _LEARNER_CODE]
@@ -472,7 +516,7 @@ class _Capped(io.TextIOBase):
         return True
 
     def write(self, text):
-        room = OUTPUT_LIMIT - sum(map(len, self.kept))
+        room = OUTPUT_LIMIT - min(self.size, OUTPUT_LIMIT)
         if room > 0:
             self.kept.append(str(text)[:room])
         self.size += len(text)
@@ -680,7 +724,7 @@ def _show(value):
         return "-inf"
     if isinstance(value, list):
         return "[" + ", ".join(_show(v) for v in value) + "]"
-    return repr(value)
+    return repr(value).replace("e-0", "e-")        # 1e-7, as the lesson writes it
 
 
 def _show_value(value, digits=6, fixed=False):
@@ -717,8 +761,14 @@ LOAD_PROBLEMS = {
                "there a loop at the top level that never ends?",
     "crashed": "Your file stopped the Python process while loading (exit code "
                "{code}): is there an os._exit() or exit() at the top level?",
+    "garbled": "Your file wrote into the checker's private pipe while loading, so "
+               "it could not be checked.",
     "missing": "There is no file {file}.",
     "unreadable": "{file} could not be read: {message}.",
+    "internal": "The checker itself failed on {file} ({message}): please report "
+                "this, with the file.",
+    "unsupported": "This checker runs files on Linux and macOS only; on Windows, "
+                   "run it in WSL (Windows Subsystem for Linux).",
 }
 
 
@@ -741,6 +791,8 @@ def load_problem_text(load, time_limit=TIME_LIMIT, file="Your file"):
     text = LOAD_PROBLEMS[status].format(**fields)
     if status == "syntax" and load.get("code"):
         text += f" ({load['code']})"
+    if status == "error" and load["error"]["type"] == "EOFError":
+        text += ": nobody types at the checker, so input() gets nothing"
     return text
 
 
@@ -776,7 +828,8 @@ NOT_COUNTED = "not counted: your file imports the lesson's own code (see above)"
 def results(load, outcomes, time_limit=TIME_LIMIT):
     """One result dict per check, in the order of CHECKS.
 
-    ``outcomes`` maps a check's index to its outcome.  Each result has
+    ``outcomes`` maps a check's index (an int, or its text after a trip
+    through JSON) to its outcome.  Each result has
     function, name, input, passed, status ("pass", "fail", "error",
     "timeout", "not run" or "missing"), expected, got, hint, message (one
     line on what happened), stdout and stderr.  A file that imports the
@@ -789,6 +842,7 @@ def results(load, outcomes, time_limit=TIME_LIMIT):
     >>> [r["status"] for r in results(load, {0: {"missing": True}})][:2]
     ['missing', 'not run']
     """
+    outcomes = {int(index): outcome for index, outcome in outcomes.items()}  # JSON keys too
     problem = load_problem_text(load, time_limit)
     borrowed = uses_reference(load, outcomes)
     out = []
@@ -802,12 +856,17 @@ def results(load, outcomes, time_limit=TIME_LIMIT):
 
 
 def uses_reference(load, outcomes):
-    """Did the learner's code import the lesson, while loading or in a check?"""
+    """Did the learner's code import the lesson, while loading or in a check?
+
+    >>> uses_reference({"status": "ok"}, {4: {"value": [1.0], "uses_reference": True}})
+    True
+    """
     return bool(load.get("uses_reference")) or any(
         o.get("uses_reference") for o in outcomes.values())
 
 
 def _result(check, outcome, problem, time_limit):
+    """One check's result dict (see ``results``) from its outcome."""
     result = {"function": check.function, "name": check.name, "input": check.call_text(),
               "passed": False, "status": "fail", "expected": None, "got": None,
               "hint": None, "message": None, "stdout": outcome.get("stdout", ""),
@@ -825,6 +884,9 @@ def _result(check, outcome, problem, time_limit):
         result.update(status="timeout", got=None, message=(
             outcome.get("message") or f"never returned: stopped after {time_limit:g} s "
                                       f"(an endless loop?)"))
+    elif outcome.get("crashed") == "garbled":
+        result.update(status="error", message="your code wrote into the checker's "
+                                              "private pipe during this call")
     elif "crashed" in outcome:
         result.update(status="error", message=f"the Python process stopped during this "
                                               f"call (exit code {outcome['crashed']})")
@@ -842,7 +904,11 @@ def _result(check, outcome, problem, time_limit):
 
 
 def counts(results):
-    """(passed, failed) over a list of results."""
+    """(passed, failed) over a list of results.
+
+    >>> counts([{"passed": True}, {"passed": False}, {"passed": False}])
+    (1, 2)
+    """
     passed = sum(r["passed"] for r in results)
     return passed, len(results) - passed
 
@@ -862,7 +928,7 @@ def report_lines(shown_as, load, results, time_limit=TIME_LIMIT, functions=FUNCT
     0 passed, 20 failed
     """
     lines = [f"Checking {shown_as} against lesson 4's contract", ""]
-    problem = load_problem_text(load, time_limit)
+    problem = load_problem_text(load, time_limit, file=shown_as)
     if problem is not None:
         lines += [problem, ""]
     for note in load_notes(load, time_limit):
@@ -898,7 +964,7 @@ def _result_lines(result):
         lines.append(f"        {result['message']}")
     if not result["passed"] and asked and result["status"] != "timeout":
         lines += [_field("expected", result["expected"]), _field("got", result["got"])]
-    if not result["passed"] and result["hint"] and result["status"] != "timeout":
+    if not result["passed"] and result["hint"] and asked and result["status"] != "timeout":
         lines.append(_field("hint", result["hint"]))
     return lines + [f"        {line}" for line in _printed(result)]
 
@@ -916,8 +982,12 @@ def _printed(source, most=8, width=200):
             continue
         shown = [line if len(line) <= width else line[:width] + "..."
                  for line in text.split("\n")]
+        cut = shown.pop() if shown[-1].endswith("more characters not shown)") else None
         if len(shown) > most:
-            shown = shown[:most] + [f"... ({len(shown) - most} more lines)"]
+            shown = shown[:most] + [f"... ({len(shown) - most} more lines"
+                                    f"{', and more after them' if cut else ''})"]
+        elif cut:
+            shown.append(cut)
         lines += [f"{label if i == 0 else '':10}{line}" for i, line in enumerate(shown)]
     return lines
 
@@ -931,12 +1001,27 @@ def summary_lines(files):
     """The teacher's table: file, passed, failed, first failing check; then the total.
 
     ``files`` are per-file dicts with "file", "passed", "failed" and "checks".
+
+    >>> bob = [{"function": "softmax", "name": "large scores", "passed": False,
+    ...         "status": "fail"}]
+    >>> for line in summary_lines([
+    ...         {"file": "alice.py", "passed": 20, "failed": 0, "checks": []},
+    ...         {"file": "bob.py", "passed": 19, "failed": 1, "checks": bob}]):
+    ...     print(line)
+    file      passed  failed  first failing check
+    alice.py      20       0
+    bob.py        19       1  softmax: large scores
+    <BLANKLINE>
+    39 passed, 1 failed
     """
     rows = [("file", "passed", "failed", "first failing check")]
     for entry in files:
         first = next((r for r in entry["checks"] if not r["passed"]), None)
-        rows.append((entry["file"], str(entry["passed"]), str(entry["failed"]),
-                     f"{first['function']}: {first['name']}" if first else ""))
+        if entry["checks"] and all(r["status"] == "not run" for r in entry["checks"]):
+            first = "(it could not be loaded: see its report)"
+        elif first:
+            first = f"{first['function']}: {first['name']}"
+        rows.append((entry["file"], str(entry["passed"]), str(entry["failed"]), first or ""))
     width = max(len(row[0]) for row in rows)
     lines = [f"{r[0]:{width}}  {r[1]:>6}  {r[2]:>6}  {r[3]}".rstrip() for r in rows]
     passed = sum(entry["passed"] for entry in files)

@@ -13,8 +13,8 @@ report(result, time_limit)   the learner's report for one result, as lines
     (0, 20, 'not done yet: softmax() returns None')
 
 This module only handles processes; what is checked and how it is judged
-is in ``lesson.exercise``.  The worker is a fresh ``python -I``: neither the
-learner's folder nor the current one comes before the standard library
+is in ``lesson.exercise``.  The worker is a fresh Python in which neither
+the learner's folder nor the current one comes before the standard library
 (the folder is added at the end, so a learner's helper module still
 imports).  It runs in its own session, so the whole process group, with
 anything the learner started, is killed on a timeout and at the end.
@@ -38,6 +38,7 @@ import uuid
 from lesson import exercise
 
 _MARK = "LESSON_CHECK_RUN"      # in the worker's environment, to find its processes
+_KEEP = 4 * exercise.OUTPUT_LIMIT   # bytes of output kept per stream and check
 
 
 def run(path, time_limit=exercise.TIME_LIMIT, shown_as=None):
@@ -51,10 +52,17 @@ def run(path, time_limit=exercise.TIME_LIMIT, shown_as=None):
     "seconds".  After a function has not returned once, its remaining
     checks are not run; the whole file gets at most
     ``exercise.time_limits(time_limit)[2]`` seconds.
+
+    >>> result = run("notes.txt")
+    >>> result["passed"], result["failed"], result["problem"]
+    (0, 20, 'notes.txt is not a Python file: the checker reads .py files and Jupyter notebooks (.ipynb).')
     """
     started = time.monotonic()
     shown_as = path if shown_as is None else shown_as
-    load, outcomes = _grade(path, time_limit)
+    try:
+        load, outcomes = _grade(path, time_limit)
+    except Exception as error:             # a bug of ours: one sentence, not a traceback
+        load, outcomes = {"status": "internal", "message": repr(error)[:300]}, {}
     checks = exercise.results(load, outcomes, time_limit)
     passed, failed = exercise.counts(checks)
     return {"file": shown_as, "passed": passed, "failed": failed,
@@ -67,12 +75,23 @@ def run(path, time_limit=exercise.TIME_LIMIT, shown_as=None):
 
 
 def run_many(paths, time_limit=exercise.TIME_LIMIT):
-    """Grade several files, one after another; return their results."""
+    """Grade several files, one after another; return their results.
+
+    >>> [result["file"] for result in run_many(["a.txt", "b.md"])]
+    ['a.txt', 'b.md']
+    """
     return [run(path, time_limit) for path in paths]
 
 
 def report(result, time_limit=exercise.TIME_LIMIT):
-    """The report for one result from ``run``, as lines."""
+    """The report for one result from ``run``, as lines.
+
+    >>> for line in report(run("notes.txt"))[:3]:
+    ...     print(line)
+    Checking notes.txt against lesson 4's contract
+    <BLANKLINE>
+    notes.txt is not a Python file: the checker reads .py files and Jupyter notebooks (.ipynb).
+    """
     return exercise.report_lines(result["file"], result["load"], result["checks"],
                                  time_limit)
 
@@ -84,10 +103,13 @@ def _grade(path, time_limit):
         return {"status": "not_python", "kind": kind}, {}
     if not os.path.isfile(path):
         return {"status": "missing"}, {}
+    if not hasattr(os, "killpg"):          # Windows: no process groups, no select on pipes
+        return {"status": "unsupported"}, {}
     check_limit, load_limit, file_limit = exercise.time_limits(time_limit)
     deadline = time.monotonic() + file_limit
     pending = list(range(len(exercise.CHECKS)))
     outcomes, load = {}, None
+    reason = f"the file used up its {file_limit:g} s"
     while pending:
         worker = _Worker(path, pending)
         try:
@@ -97,21 +119,23 @@ def _grade(path, time_limit):
                 if load["status"] != "ok":
                     return load, {}
             elif message is None or "load" not in message:
-                break                       # it loaded before; now it did not
+                reason = "the file did not load again after the check above stopped"
+                break
             pending = _run_checks(worker, pending, outcomes, check_limit, deadline)
         finally:
             worker.stop()
         if time.monotonic() >= deadline:
             break
     for index in pending:
-        outcomes.setdefault(index, {"not_run": f"the file used up its "
-                                                f"{file_limit:g} s"})
+        outcomes.setdefault(index, {"not_run": reason})
     return load, outcomes
 
 
 def _first_load(message, printed):
     if message is None:
         load = {"status": "timeout"}
+    elif message.get("crashed") == "garbled":
+        load = {"status": "garbled"}
     elif "crashed" in message:
         load = {"status": "crashed", "code": message["crashed"]}
     else:
@@ -143,14 +167,12 @@ def _run_checks(worker, pending, outcomes, check_limit, deadline):
         if "crashed" in message:
             outcomes[index] = dict(printed, crashed=message["crashed"])
             return pending
-        outcome = message["outcome"]
-        outcome.update(printed)
-        outcomes[message["check"]] = outcome
+        outcomes[index] = dict(message["outcome"], **printed)
     return pending
 
 
 class _Worker:
-    """``python -I`` running the learner's file, with a private pipe for messages."""
+    """A Python running the learner's file, with private pipes for messages."""
 
     def __init__(self, path, indices):
         self.token = uuid.uuid4().hex
@@ -162,7 +184,7 @@ class _Worker:
         here = os.path.dirname(os.path.abspath(__file__))
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-I", "-u", "-c", _BOOT, here, str(protocol_write),
+                [sys.executable, "-E", "-u", "-c", _BOOT, here, str(protocol_write),
                  str(go_read), os.path.abspath(path), ",".join(map(str, indices))],
                 stdin=subprocess.DEVNULL, stdout=out_write, stderr=err_write,
                 pass_fds=(protocol_write, go_read), cwd=folder, start_new_session=True,
@@ -174,7 +196,8 @@ class _Worker:
         for fd in self.fds.values():
             os.set_blocking(fd, False)
         self.buffer = b""
-        self.printed = {"stdout": [], "stderr": []}
+        self.printed = {"stdout": bytearray(), "stderr": bytearray()}
+        self.sizes = {"stdout": 0, "stderr": 0}
 
     def go(self):
         """Let the worker start its next check (so its output is that check's)."""
@@ -194,7 +217,7 @@ class _Worker:
             if b"\n" in self.buffer:
                 line, self.buffer = self.buffer.split(b"\n", 1)
                 self._drain()
-                return json.loads(line), self._take_printed()
+                return _message(line), self._take_printed()
             if self.process.poll() is not None:
                 self._drain()
                 if b"\n" not in self.buffer:
@@ -219,7 +242,9 @@ class _Worker:
             self.buffer += data
         else:
             stream = "stdout" if fd == self.fds["stdout"] else "stderr"
-            self.printed[stream].append(data)
+            room = _KEEP - len(self.printed[stream])   # a print loop must not fill memory
+            self.printed[stream] += data[:max(room, 0)]
+            self.sizes[stream] += len(data)
         return True
 
     def _drain(self):
@@ -228,14 +253,15 @@ class _Worker:
                 pass
 
     def _take_printed(self):
+        """What the learner's code printed since the last message, capped."""
         printed = {}
-        for stream, chunks in self.printed.items():
-            data = b"".join(chunks)
-            text = data[:exercise.OUTPUT_LIMIT * 2].decode("utf-8", "replace")
+        for stream, data in self.printed.items():
+            text = data.decode("utf-8", "replace")
             kept = text[:exercise.OUTPUT_LIMIT]
-            printed[stream] = exercise.capped(kept, len(kept) + len(data) - len(
-                kept.encode("utf-8", "replace")))
-            chunks.clear()
+            more = len(text) - len(kept) + self.sizes[stream] - len(data)
+            printed[stream] = exercise.capped(kept, len(kept) + more)
+            data.clear()
+            self.sizes[stream] = 0
         return printed
 
     def stop(self):
@@ -248,6 +274,21 @@ class _Worker:
         _kill_marked(self.token)
         for fd in list(self.fds.values()) + [self.go_write]:
             os.close(fd)
+
+
+def _message(line):
+    """A message from the worker, or {"crashed": ...} if the line is not one.
+
+    Only the learner's code could garble it (by writing to the private pipe).
+    """
+    try:
+        message = json.loads(line)
+    except ValueError:
+        message = None
+    if not (isinstance(message, dict)
+            and ("load" in message or isinstance(message.get("outcome"), dict))):
+        return {"crashed": "garbled"}
+    return message
 
 
 def _kill_marked(token):
@@ -272,10 +313,15 @@ def _kill_marked(token):
             return
 
 
-# The worker's first lines: import this very package by its path, with
-# nothing from the learner's folder or the current one ahead of it.
+# The worker's first lines.  ``python -E -c`` ignores PYTHONPATH and puts
+# the current folder (the learner's) first on sys.path: take it off before
+# anything is imported, then import this very package by its path.  (Not
+# ``-I``: that would also hide a NumPy installed with ``pip install --user``.)
 _BOOT = """\
-import importlib.util, sys
+import sys
+if sys.path and sys.path[0] == "":
+    del sys.path[0]
+import importlib.util
 here = sys.argv[1]
 spec = importlib.util.spec_from_file_location(
     "lesson", here + "/__init__.py", submodule_search_locations=[here])
@@ -305,14 +351,17 @@ def _worker(protocol, go, path, indices):
             data = data[write(protocol, data):]
     try:
         sys.argv = [path]
+        name = _module_name(path)
         sys.path.append(os.path.dirname(path))   # helpers import; never ahead of stdlib
-        with open(path, "rb") as file:
-            source, load = exercise.read_learner(file.read(), path)
+        try:
+            with open(path, "rb") as file:
+                source, load = exercise.read_learner(file.read(), path)
+        except OSError as error:                 # no permission to read it, say
+            source, load = None, {"status": "unreadable", "message": error.strerror}
         module = None
         if source is not None:
-            with _exit_is_an_exception():
-                module, load = exercise.load_learner(source, path, _module_name(path),
-                                                     capture=False)
+            with _ExitRaises():
+                module, load = exercise.load_learner(source, path, name, capture=False)
         send({"load": load})
         if module is None:
             os._exit(0)
@@ -324,7 +373,7 @@ def _worker(protocol, go, path, indices):
             if not callable(function):
                 send({"check": index, "outcome": {"missing": True}})
                 continue
-            with _exit_is_an_exception():
+            with _ExitRaises():
                 outcome = exercise.call_check(function, check, capture=False)
             send({"check": index, "outcome": outcome})
     except BaseException:                  # noqa: B036 - never show our own traceback
@@ -332,7 +381,7 @@ def _worker(protocol, go, path, indices):
     os._exit(0)
 
 
-class _exit_is_an_exception:
+class _ExitRaises:
     """While the learner's code runs, os._exit() in the worker raises SystemExit.
 
     So a file that ends with os._exit(0) is graded like one ending with
@@ -353,8 +402,17 @@ class _exit_is_an_exception:
 
 
 def _module_name(path):
-    """The learner's module name: the file's own, unless it would hide another module."""
+    """The learner's module name: the file's own, unless another module has it.
+
+    The file's own name lets multiprocessing's spawned processes import it;
+    json.py or numpy.py would hide the real one, so those get a plain name.
+    """
+    import importlib.util
+    import keyword
     name = os.path.splitext(os.path.basename(path))[0]
-    taken = (name in sys.modules or name in getattr(sys, "stdlib_module_names", ())
-             or name == "lesson" or not name.isidentifier())
+    try:
+        taken = (not name.isidentifier() or keyword.iskeyword(name) or name in sys.modules
+                 or name == "lesson" or importlib.util.find_spec(name) is not None)
+    except (ImportError, ValueError):
+        taken = True
     return "softmax_exercise" if taken else name

@@ -12,6 +12,7 @@ import math
 import os
 import pathlib
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -40,13 +41,13 @@ def check(*args, cwd=None):
             result.stderr.decode("utf-8", "replace"), time.monotonic() - started)
 
 
-def leftovers():
+def leftovers(mark=MARK):
     """Processes still running with this test run's mark on their command line."""
     found = []
     for name in os.listdir("/proc"):
         try:
             with open(f"/proc/{name}/cmdline", "rb") as file:
-                if MARK.encode() in file.read():
+                if mark.encode() in file.read():
                     found.append(int(name))
         except (OSError, ValueError):
             continue
@@ -59,18 +60,19 @@ CASES = {
     "correct_lists": [], "correct_numpy": [], "forgot_max": [], "log_of_zero": [],
     "syntax_error": [], "nul_byte": [], "odd_returns": [], "uses_reference": [],
     "prints_everywhere": [], "dataclass_and_pool": [], "nan_when_masked": [],
-    "not_python.txt": [], "notebook.ipynb": [],
+    "not_python.txt": [], "notebook.ipynb": [], "writes_to_every_fd": [],
     "never_returns": ["--time-limit", FAST], "loops_at_import": ["--time-limit", FAST],
     "starts_processes": ["--time-limit", FAST], "four_never_return": [],
 }
 
 
-@pytest.fixture(scope="module")
-def graded():
-    """{case: (exit code, report, JSON result, seconds)}, all checked concurrently.
+@pytest.fixture(scope="module", autouse=True)
+def grading():
+    """Start checking every case at once, in the background, as the module starts.
 
     Each case is checked twice, for its report and for its JSON; only the
-    report of the four-hang file runs at the default time limit.
+    report of the four-hang file runs at the default time limit.  Tests that
+    need no case run meanwhile; ``graded`` waits for the results.
     """
     def grade(name, as_json):
         path = str(SAMPLES / (name if "." in name else f"{name}.py"))
@@ -81,7 +83,13 @@ def graded():
     jobs = [(name, as_json) for as_json in (False, True) for name in CASES]
     jobs.sort(key=lambda job: job != ("four_never_return", False))   # the slowest first
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
-        done = dict(zip(jobs, pool.map(lambda job: grade(*job), jobs)))
+        yield {job: pool.submit(grade, *job) for job in jobs}
+
+
+@pytest.fixture(scope="module")
+def graded(grading):
+    """{case: (exit code, report, JSON result, seconds)} for every case."""
+    done = {job: future.result() for job, future in grading.items()}
     return {name: (done[name, False][0], done[name, False][1],
                    json.loads(done[name, True][1])["files"][0], done[name, False][3])
             for name in CASES}
@@ -155,6 +163,144 @@ def test_notebook_source_skips_ipython_syntax_and_keeps_cell_numbers():
     cells = exercise.notebook_source((SAMPLES / "notebook.ipynb").read_text())
     assert [number for number, _ in cells] == [2, 4, 5, 6]     # 3 is a %%time cell
     assert cells[0][1].splitlines() == ["pass", "pass", "import math"]
+
+
+# --- Paths, folders, shadowing, options ------------------------------------------
+
+def test_any_path_a_shell_accepts(tmp_path):
+    correct = (SAMPLES / "correct_lists.py").read_bytes()
+    names = ["sub/softmax_exercise.py", "with space/my file.py", "ünïcode/lösung.py"]
+    for name in names:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(correct)
+    (tmp_path / "elsewhere").mkdir()
+    with open(os.path.join(os.fsencode(tmp_path), b"latin1-\xe9.py"), "wb") as file:
+        file.write(correct)                                # a name that is not UTF-8
+    paths = names + [str(tmp_path / names[0]), "elsewhere/../sub/softmax_exercise.py"]
+    code, out, err, _ = check(*paths, cwd=tmp_path)
+    assert code == 0 and err == "", out
+    assert out.splitlines()[-1] == f"{len(paths) * len(exercise.CHECKS)} passed, 0 failed"
+    result = subprocess.run([sys.executable, "-m", "lesson", "check", "--json",
+                             b"../latin1-\xe9.py"], cwd=tmp_path / "elsewhere",
+                            capture_output=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    entry = json.loads(result.stdout)["files"][0]
+    assert result.returncode == 0 and entry["passed"] == len(exercise.CHECKS)
+    assert entry["file"] == "../latin1-\\xe9.py"           # shown as a terminal would
+
+
+def test_a_folder_gets_a_report_per_file_and_a_summary_table(tmp_path):
+    shutil.copy(SAMPLES / "correct_lists.py", tmp_path / "alice.py")
+    shutil.copy(SAMPLES / "forgot_max.py", tmp_path / "bob.py")
+    (tmp_path / "notes.md").write_text("not a submission")
+    code, out, _, _ = check(str(tmp_path))
+    lines = out.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("file "))
+    assert header > 0 and lines[header].split() == ["file", "passed", "failed", "first",
+                                                    "failing", "check"]
+    assert lines[header + 1].split()[1:] == ["20", "0"]
+    assert lines[header + 2].split()[1:] == ["18", "2", "softmax:", "large", "scores"]
+    assert lines[-1] == "38 passed, 2 failed" and code == 1
+    assert out.count("Checking ") == 2 and "notes.md" not in out
+
+
+def test_modules_in_the_learners_folder_shadow_nothing(tmp_path):
+    shutil.copy(SAMPLES / "correct_lists.py", tmp_path / "softmax_exercise.py")
+    for name in ("json", "numbers", "token", "queue", "select", "lesson"):
+        (tmp_path / f"{name}.py").write_text("raise SystemExit('shadowed: ' + __name__)\n")
+    (tmp_path / "helpers.py").write_text("SCALE = 1.0\n")
+    (tmp_path / "softmax_exercise.py").write_text(
+        "import helpers\n" + (tmp_path / "softmax_exercise.py").read_text())
+    (tmp_path / "lesson.py").unlink()       # `python -m lesson` in its folder would run it
+    code, out, err, _ = check("softmax_exercise.py", cwd=tmp_path)
+    assert code == 0 and "shadowed" not in out + err, out + err
+    (tmp_path / "lesson.py").write_text("raise SystemExit('shadowed: lesson')\n")
+    code, out, err, _ = check(f"{tmp_path.name}/softmax_exercise.py", cwd=tmp_path.parent)
+    assert code == 0 and "shadowed" not in out + err, out + err
+    shutil.copy(SAMPLES / "correct_lists.py", tmp_path / "json.py")   # a learner's file named json.py
+    code, out, _, _ = check(f"{tmp_path.name}/json.py", cwd=tmp_path.parent)
+    assert code == 0, out
+
+
+@pytest.mark.parametrize("limit", ["inf", "0", "-1", "nan", "abc"])
+def test_a_bad_time_limit_is_a_one_line_usage_error(limit):
+    code, out, err, _ = check("--time-limit", limit, str(SAMPLES / "correct_lists.py"))
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith("python -m lesson check: error: argument --time-limit")
+
+
+def test_ctrl_c_stops_the_checker_and_everything_the_learner_started():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "lesson", "check", str(SAMPLES / "starts_processes.py")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=dict(os.environ, LESSON_TEST_MARK=MARK + "-ctrl-c", PYTHONPATH=str(ROOT)))
+    deadline = time.monotonic() + 20
+    while len(leftovers(MARK + "-ctrl-c")) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)                                   # its helpers are running
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert err.decode().strip() == ("python -m lesson check: stopped (Ctrl+C) before "
+                                    "every file was checked")
+    assert leftovers(MARK + "-ctrl-c") == []
+
+
+def test_help_documents_batch_mode_and_json():
+    result = subprocess.run([sys.executable, "-m", "lesson", "check", "--help"],
+                            capture_output=True, text=True)
+    assert "--json" in result.stdout and "folder" in result.stdout
+    assert f"default: {exercise.TIME_LIMIT:g}" in result.stdout
+
+
+def test_check_of_a_missing_file_is_one_line(capsys):
+    assert main(["check", "no/such/file.py"]) == 2
+    assert capsys.readouterr().err.strip() == "python -m lesson check: error: no file no/such/file.py"
+
+
+def test_runner_results_are_structured(tmp_path):
+    path = tmp_path / "softmax_exercise.py"
+    exercise.write_starter(str(path))
+    result = runner.run(str(path))
+    assert result["problem"] is None and result["passed"] == 0
+    assert {r["message"] for r in result["checks"]} == {
+        f"not done yet: {f}() returns None" for f in exercise.FUNCTIONS}
+    lines = runner.report(result)
+    assert lines[-1] == f"0 passed, {len(exercise.CHECKS)} failed"
+
+
+# --- Starter ------------------------------------------------------------------------
+
+def test_untouched_starter_is_not_done_yet(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["starter"]) == 0
+    assert (tmp_path / "softmax_exercise.py").exists()
+    capsys.readouterr()
+    assert main(["check", "softmax_exercise.py"]) == 1
+    out = capsys.readouterr().out
+    assert out.count("not done yet") == len(exercise.CHECKS)
+    assert out.splitlines()[-1] == f"0 passed, {len(exercise.CHECKS)} failed"
+
+
+def test_starter_never_overwrites(tmp_path, capsys):
+    path = tmp_path / "mine.py"
+    path.write_text("# my work\n")
+    assert main(["starter", str(path)]) == 1
+    assert path.read_text() == "# my work\n"
+    assert "already exists" in capsys.readouterr().err
+
+
+def test_starter_into_a_missing_folder_is_one_line(tmp_path, capsys):
+    assert main(["starter", str(tmp_path / "no" / "such" / "ex.py")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_starter_holds_the_four_stubs_and_their_contracts(tmp_path):
+    path = tmp_path / "ex.py"
+    exercise.write_starter(str(path))
+    text = path.read_text()
+    for name in exercise.FUNCTIONS:
+        assert f"def {name}(" in text
+    assert "python -m lesson check ex.py" in text
+    compile(text, str(path), "exec")
 
 
 # --- Learners' files, checked through the command line ------------------------
@@ -270,8 +416,9 @@ def test_nan_for_a_fully_masked_row_fails(graded):
 def test_load_problems_are_one_clear_sentence(graded):
     for name, words in [("syntax_error", "syntax error on line 6"),
                         ("nul_byte", "NUL byte"),
-                        ("loops_at_import", "did not finish loading within 2.5 s"),
-                        ("not_python.txt", "is not a Python file")]:
+                        ("loops_at_import", "did not finish loading within 5 s"),
+                        ("not_python.txt", "is not a Python file"),
+                        ("writes_to_every_fd", "wrote into the checker's private pipe")]:
         code, report, entry, _ = graded[name]
         assert words in entry["problem"] and words in report, name
         assert entry["passed"] == 0 and code == 1 and "Traceback" not in report
@@ -293,122 +440,6 @@ def test_a_notebook_runs_cell_by_cell_and_names_its_cells(graded):
     assert "cell 5, line 1" in report                         # a cell that failed: noted
     assert "(your cell 6, line 8: total -= p * math.log(p))" in report
     assert s["uniform over 4 is ln 4"] == "pass"
-
-
-# --- Paths, folders, shadowing, options ------------------------------------------
-
-def test_any_path_a_shell_accepts(tmp_path):
-    correct = (SAMPLES / "correct_lists.py").read_bytes()
-    names = ["sub/softmax_exercise.py", "with space/my file.py", "ünïcode/lösung.py"]
-    for name in names:
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_bytes(correct)
-    (tmp_path / "elsewhere").mkdir()
-    with open(os.path.join(os.fsencode(tmp_path), b"latin1-\xe9.py"), "wb") as file:
-        file.write(correct)                                # a name that is not UTF-8
-    paths = names + [str(tmp_path / names[0]), "elsewhere/../sub/softmax_exercise.py"]
-    code, out, err, _ = check(*paths, cwd=tmp_path)
-    assert code == 0 and err == "", out
-    assert out.splitlines()[-1] == f"{len(paths) * len(exercise.CHECKS)} passed, 0 failed"
-    result = subprocess.run([sys.executable, "-m", "lesson", "check", "--json",
-                             b"../latin1-\xe9.py"], cwd=tmp_path / "elsewhere",
-                            capture_output=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    entry = json.loads(result.stdout)["files"][0]
-    assert result.returncode == 0 and entry["passed"] == len(exercise.CHECKS)
-
-
-def test_a_folder_gets_a_report_per_file_and_a_summary_table(tmp_path):
-    shutil.copy(SAMPLES / "correct_lists.py", tmp_path / "alice.py")
-    shutil.copy(SAMPLES / "forgot_max.py", tmp_path / "bob.py")
-    (tmp_path / "notes.md").write_text("not a submission")
-    code, out, _, _ = check(str(tmp_path))
-    lines = out.splitlines()
-    header = next(i for i, line in enumerate(lines) if line.startswith("file "))
-    assert header > 0 and lines[header].split() == ["file", "passed", "failed", "first",
-                                                    "failing", "check"]
-    assert lines[header + 1].split()[1:] == ["20", "0"]
-    assert lines[header + 2].split()[1:] == ["18", "2", "softmax:", "large", "scores"]
-    assert lines[-1] == "38 passed, 2 failed" and code == 1
-    assert out.count("Checking ") == 2 and "notes.md" not in out
-
-
-def test_modules_in_the_learners_folder_shadow_nothing(tmp_path):
-    shutil.copy(SAMPLES / "correct_lists.py", tmp_path / "softmax_exercise.py")
-    for name in ("json", "numbers", "token", "queue", "select", "lesson"):
-        (tmp_path / f"{name}.py").write_text("raise SystemExit('shadowed: ' + __name__)\n")
-    (tmp_path / "helpers.py").write_text("SCALE = 1.0\n")
-    (tmp_path / "softmax_exercise.py").write_text(
-        "import helpers\n" + (tmp_path / "softmax_exercise.py").read_text())
-    (tmp_path / "lesson.py").unlink()       # `python -m lesson` in its folder would run it
-    code, out, err, _ = check("softmax_exercise.py", cwd=tmp_path)
-    assert code == 0 and "shadowed" not in out + err, out + err
-    (tmp_path / "lesson.py").write_text("raise SystemExit('shadowed: lesson')\n")
-    code, out, err, _ = check(f"{tmp_path.name}/softmax_exercise.py", cwd=tmp_path.parent)
-    assert code == 0 and "shadowed" not in out + err, out + err
-    shutil.copy(SAMPLES / "correct_lists.py", tmp_path / "json.py")   # a learner's file named json.py
-    code, out, _, _ = check(f"{tmp_path.name}/json.py", cwd=tmp_path.parent)
-    assert code == 0, out
-
-
-@pytest.mark.parametrize("limit", ["inf", "0", "-1", "nan", "abc"])
-def test_a_bad_time_limit_is_a_one_line_usage_error(limit):
-    code, out, err, _ = check("--time-limit", limit, str(SAMPLES / "correct_lists.py"))
-    assert code == 2 and out == "" and "Traceback" not in err
-    assert err.splitlines()[-1].startswith("python -m lesson check: error: argument --time-limit")
-
-
-def test_help_documents_batch_mode_and_json():
-    result = subprocess.run([sys.executable, "-m", "lesson", "check", "--help"],
-                            capture_output=True, text=True)
-    assert "--json" in result.stdout and "folder" in result.stdout
-    assert f"default: {exercise.TIME_LIMIT:g}" in result.stdout
-
-
-def test_check_of_a_missing_file_is_one_line(capsys):
-    assert main(["check", "no/such/file.py"]) == 2
-    assert capsys.readouterr().err.strip() == "python -m lesson check: error: no file no/such/file.py"
-
-
-def test_runner_results_are_structured(tmp_path):
-    path = tmp_path / "softmax_exercise.py"
-    exercise.write_starter(str(path))
-    result = runner.run(str(path))
-    assert result["problem"] is None and result["passed"] == 0
-    assert {r["message"] for r in result["checks"]} == {
-        f"not done yet: {f}() returns None" for f in exercise.FUNCTIONS}
-    lines = runner.report(result)
-    assert lines[-1] == f"0 passed, {len(exercise.CHECKS)} failed"
-
-
-# --- Starter ------------------------------------------------------------------------
-
-def test_untouched_starter_is_not_done_yet(tmp_path, monkeypatch, capsys):
-    monkeypatch.chdir(tmp_path)
-    assert main(["starter"]) == 0
-    assert (tmp_path / "softmax_exercise.py").exists()
-    capsys.readouterr()
-    assert main(["check", "softmax_exercise.py"]) == 1
-    out = capsys.readouterr().out
-    assert out.count("not done yet") == len(exercise.CHECKS)
-    assert out.splitlines()[-1] == f"0 passed, {len(exercise.CHECKS)} failed"
-
-
-def test_starter_never_overwrites(tmp_path, capsys):
-    path = tmp_path / "mine.py"
-    path.write_text("# my work\n")
-    assert main(["starter", str(path)]) == 1
-    assert path.read_text() == "# my work\n"
-    assert "already exists" in capsys.readouterr().err
-
-
-def test_starter_holds_the_four_stubs_and_their_contracts(tmp_path):
-    path = tmp_path / "ex.py"
-    exercise.write_starter(str(path))
-    text = path.read_text()
-    for name in exercise.FUNCTIONS:
-        assert f"def {name}(" in text
-    assert "python -m lesson check ex.py" in text
-    compile(text, str(path), "exec")
 
 
 def test_no_process_is_left_running_after_the_whole_module(graded):

@@ -18,7 +18,6 @@ import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -35,7 +34,7 @@ CHECK_FIELDS = {"function", "name", "input", "passed", "status", "expected", "go
                 "hint", "stdout", "stderr"}
 FILE_FIELDS = {"file", "passed", "failed", "problem", "uses_reference", "checks"}
 OUTPUT_CAP = 100_000        # characters of learner output one check may carry
-HARD_CAP = 120              # seconds before the harness gives up on a checker run
+HARD_CAP = 60               # seconds before the harness gives up on a checker run
 BATCH_SECONDS_PER_FILE = 2  # the issue: a correct file is graded in <= 2 s
 MARKER = "LESSON_CORPUS_RUN"
 # The checker under test: this repository's lesson package, unless another
@@ -48,18 +47,20 @@ CHECKER = os.environ.get("LESSON_CORPUS_CHECKER", str(ROOT))
 class Run:
     """One checker command line, run in its own session with a marked environment."""
 
-    def __init__(self, label, args, cwd, time_limit=None, human=False):
-        self.label, self.cwd, self.human = label, cwd, human
+    def __init__(self, label, paths, cwd, time_limit=None, human=False):
+        self.label, self.paths, self.cwd, self.human = label, list(paths), cwd, human
         self.time_limit = time_limit
+        self.solo = False                 # timed on its own, after the others
         self.argv = [sys.executable, "-m", "lesson", "check"]
         self.argv += [] if human else ["--json"]
         self.argv += [] if time_limit is None else ["--time-limit", str(time_limit)]
-        self.argv += list(args)
+        self.argv += self.paths
         self.token = uuid.uuid4().hex
         self.pidfile = pathlib.Path(os.environ.get("TMPDIR", "/tmp")) / f"lesson-corpus-{self.token}.pids"
         self.stdout = self.stderr = ""
         self.returncode = self.seconds = None
         self.survivors, self.pids, self.report, self.json_error = [], [], None, None
+        self.hard_capped = False
 
     def environment(self):
         env = dict(os.environ, PYTHONPATH=CHECKER, TERM="xterm-256color",
@@ -81,6 +82,7 @@ class Run:
         try:
             out, err = process.communicate(timeout=HARD_CAP)
         except subprocess.TimeoutExpired:
+            self.hard_capped = True
             os.killpg(process.pid, signal.SIGKILL)
             out, err = process.communicate()
         self.seconds = time.monotonic() - start
@@ -180,7 +182,7 @@ def plan(tmp_root):
     """Every checker run, and which case reads which file of which run."""
     runs, where = [], {}
     batch = [c for c in CASES if c["run"]["group"] == "batch"]
-    for part in (batch[0::2], batch[1::2]):
+    for part in (batch[0::4], batch[1::4], batch[2::4], batch[3::4]):
         run = Run("batch", [c["file"] for c in part], CORPUS)
         runs.append(run)
         for index, case in enumerate(part):
@@ -207,8 +209,7 @@ def plan(tmp_root):
             if spec["group"] == "batch":
                 cwd, arg = CORPUS, case["file"]
             run = Run(case["id"] + " (human)", [arg], cwd, spec.get("time_limit"), human=True)
-            if case.get("human_max_seconds"):
-                run.solo = True               # timed on its own, after the rest
+            run.solo = bool(case.get("human_max_seconds"))
             runs.append(run)
             human[case["id"]] = run
     return runs, where, human
@@ -218,13 +219,13 @@ def plan(tmp_root):
 def results(tmp_path_factory):
     """Run the checker on the whole corpus once: slow cases side by side."""
     runs, where, human = plan(tmp_path_factory.mktemp("names"))
-    together = [r for r in runs if not getattr(r, "solo", False)]
+    together = [r for r in runs if not r.solo]
     first = {"hang_four": 0, "batch": 1}       # the longest runs start first
     together.sort(key=lambda r: first.get(r.label, 2))
     with ThreadPoolExecutor(max_workers=8) as pool:
         list(pool.map(lambda r: r(), together))
     for run in runs:
-        if getattr(run, "solo", False):
+        if run.solo:
             run()                          # wall time without the corpus competing
     return where, human, runs
 
@@ -236,9 +237,7 @@ def file_result(results, case):
     files = run.report["files"]
     if case.get("folder"):
         return run, files
-    args = [a for a in run.argv[run.argv.index("check") + 1:] if a not in ("--json",)]
-    if "--time-limit" in args:
-        del args[args.index("--time-limit"):args.index("--time-limit") + 2]
+    args = run.paths
     assert len(files) == len(args), f"{run.label}: {len(args)} paths given, {len(files)} results"
     result = files[index]
     if isinstance(args[index], str):
@@ -284,6 +283,8 @@ def test_verdicts(results, case):
         assert checks[key]["status"] in allowed, f"{key}: {checks[key]['status']} not in {allowed}"
     if case.get("statuses_all"):
         assert {c["status"] for c in checks.values()} <= set(case["statuses_all"])
+    for key, pattern in case.get("got", {}).items():
+        assert re.search(pattern, str(checks[key]["got"])), f"{key}: got {checks[key]['got']!r}"
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if not c.get("folder")], ids=ids)
@@ -335,7 +336,7 @@ def test_batch_wall_time(results):
     _, _, runs = results
     for run in runs:
         if run.label == "batch":
-            files = len(run.argv) - run.argv.index("--json") - 1
+            files = len(run.paths)
             assert run.seconds <= BATCH_SECONDS_PER_FILE * files, f"{files} files in {run.seconds:.1f} s"
 
 
@@ -344,6 +345,7 @@ def test_no_process_left_behind(results, case):
     where, human, _ = results
     run, _ = where[case["id"]]
     for each in [run] + ([human[case["id"]]] if case["id"] in human else []):
+        assert not each.hard_capped, f"{each.label}: the checker never finished ({HARD_CAP} s)"
         assert each.survivors == [], f"{each.label}: still running after the checker ended: {each.survivors}"
         for pid in each.pids:
             assert not _alive_with_marker(pid, each.token), f"{each.label}: learner's child {pid} survived"
@@ -396,3 +398,15 @@ def test_manifest_names_real_files_and_checks():
         assert (CORPUS / case["file"]).exists(), case["file"]
         for key in case.get("failing", []) + case.get("unasserted", []) + list(case.get("statuses", {})):
             assert key in KEYS, (case["id"], key)
+
+
+@pytest.mark.parametrize("limit", ["inf", "0", "-1", "nan"])
+def test_a_bad_time_limit_is_a_usage_error(limit):
+    """Rejected in one short message before any learner code runs."""
+    result = subprocess.run(
+        [sys.executable, "-m", "lesson", "check", "--json", "--time-limit", limit, "correct_loops.py"],
+        cwd=CORPUS, env=dict(os.environ, PYTHONPATH=CHECKER, PYTHONDONTWRITEBYTECODE="1"),
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2, result
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr and "time-limit" in result.stderr.strip().splitlines()[-1]

@@ -11,6 +11,7 @@
 import functools
 import html
 import inspect
+import json
 import os
 import pathlib
 import platform
@@ -180,7 +181,47 @@ def checker(sample, *keep):
         result = runner.run(path, shown_as="softmax_exercise.py")
     lines = exercise.report_lines(result["file"], result["load"], result["checks"],
                                   functions=keep or exercise.FUNCTIONS)
-    return report_html(["$ python -m lesson check softmax_exercise.py"] + lines)
+    _REPORTS.append(report_html(["$ python -m lesson check softmax_exercise.py"] + lines))
+    return f"lesson-report-{len(_REPORTS) - 1}"
+
+
+# Python-Markdown wraps raw HTML inside a tab in a paragraph, so a report
+# stands as a token in the Markdown and becomes its HTML in on_page_content.
+_REPORTS = []
+REPORT_TOKEN = re.compile(r"<p>lesson-report-(\d+)</p>")
+
+
+def checks_table():
+    """The checks, as the checker runs them: name, call, and what passes."""
+    rows = [("check, and the call it makes", "passes when it")]
+    for check in exercise.CHECKS:
+        rows.append((f"{check.name}<br>`{check.call_text()}`", check.passes_when()))
+    return markdown_table(rows, left=2)
+
+
+def time_limits():
+    """The checker's time limits, in words, from the code."""
+    check, load, whole = exercise.time_limits()
+    return (f"A check that takes longer than **{check:g} seconds** is stopped and "
+            f"reported as never returning (an endless loop, say); that function's "
+            f"other checks are then not run, since it would only hang again, and the "
+            f"other functions are still checked. Loading your file may take "
+            f"{load:g} seconds (importing NumPy takes a moment), and a whole file at "
+            f"most {whole:g}. `--time-limit SECONDS` changes the first; the other two "
+            f"follow it.")
+
+
+def checker_json(sample, name):
+    """A real --json result for a sample file, with its checks cut to one."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "softmax_exercise.py")
+        shutil.copy(SAMPLES / f"{sample}.py", path)
+        result = runner.run(path, shown_as="softmax_exercise.py")
+    entry = {k: v for k, v in result.items() if k not in ("load", "seconds")}
+    entry["checks"] = [c for c in result["checks"] if c["name"] == name.replace("_", " ")]
+    text = json.dumps({"checker": "lesson 4", "time_limit": exercise.TIME_LIMIT,
+                       "files": [entry]}, indent=2)
+    return f"```json\n{text}\n```"
 
 
 FIELD = re.compile(r"( *)((?:[a-z]+: +)|(?:PASS|FAIL)  )?")
@@ -202,6 +243,7 @@ def report_html(lines):
 PLACEHOLDERS = {
     "table": table, "widget": widget, "figure": figure,
     "worked_example": worked_example, "checker": checker,
+    "checks_table": checks_table, "time_limits": time_limits, "checker_json": checker_json,
     "accuracy": accuracy, "accuracy_by_spread": accuracy_by_spread, "speed": speed,
     "api": api,
 }
@@ -231,6 +273,7 @@ def mathml(tex, display):
 
 
 def on_page_content(content, page, config, files):
+    content = REPORT_TOKEN.sub(lambda m: _REPORTS[int(m.group(1))], content)
     content = BLOCK_MATH.sub(
         lambda m: f'<div class="math-block">{mathml(m.group(1), "block")}</div>', content)
     return INLINE_MATH.sub(lambda m: mathml(m.group(1), "inline"), content)

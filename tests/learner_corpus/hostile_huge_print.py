@@ -1,6 +1,6 @@
 import math
 
-for i in range(20000):
+for i in range(10000):
     print("loading step", i, "-" * 60)
 
 
@@ -9,7 +9,7 @@ def softmax(x, axis=-1):
         if axis == 0:
             return [list(r) for r in zip(*[softmax(list(c)) for c in zip(*x)])]
         return [softmax(r) for r in x]
-    for i in range(10000):
+    for i in range(3000):
         print("debug", i, x, "=" * 50)
     m = max(x)
     if m == -math.inf:
