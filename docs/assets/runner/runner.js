@@ -318,6 +318,7 @@
       let learner = null;
       let load = null;
       let used = 0;
+      let reason = `the file used up its ${fileLimit} s`;
 
       // One step in the learner's worker: its reply, "late" or "crashed".
       async function step(key, message, answer, seconds) {
@@ -392,7 +393,8 @@
               break;
             }
           } else if (!loaded) {
-            break;                                 // it loaded before; now it did not
+            reason = "the file did not load again after the check above stopped";
+            break;
           }
           await runChecks();
           learner.stop();                          // its state is the learner's now
@@ -402,7 +404,7 @@
         if (learner) learner.stop();
       }
       for (const index of pending) {
-        outcomes.set(index, JSON.stringify({ not_run: `the file used up its ${fileLimit} s` }));
+        outcomes.set(index, JSON.stringify({ not_run: reason }));
       }
       const answer = await judge.ask({
         type: "report", load, printed: JSON.stringify(printed), timeLimit: checkLimit,
