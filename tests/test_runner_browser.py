@@ -302,8 +302,8 @@ def test_the_result_is_announced_and_the_controls_are_labelled(runner):
 
 # --- Where Python cannot run -------------------------------------------------------
 
-def test_from_disk_the_page_says_how_to_check(browser, site):
-    view = View(browser, (site / "exercises.html").as_uri())
+def test_from_disk_the_page_says_how_to_check(browser, built_site):
+    view = View(browser, (built_site / "exercises.html").as_uri())
     view.page.wait_for_function("() => document.querySelector('.lesson-runner').dataset.state === 'disk'")
     status = view.status()
     assert "python3 -m http.server -d site" in status
