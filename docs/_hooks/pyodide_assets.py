@@ -65,6 +65,9 @@ def editor(base, version):
         "lesson-files": " ".join(lesson_files()),
         "filename": FILENAME,
     }
+    credit = (f'<p class="lr-credit">Python in this page is <a href="https://pyodide.org/">'
+              f"Pyodide</a> {version} (CPython compiled to WebAssembly; Mozilla Public "
+              f"License 2.0), shipped with the site.</p>\n") if version else ""
     attributes = " ".join(f'data-{key}="{html.escape(value)}"' for key, value in data.items())
     return f"""<div class="lesson-runner" {attributes}>
 <link rel="stylesheet" href="{runner}runner.css">
@@ -85,7 +88,7 @@ JavaScript. You can still copy this code into <code>{FILENAME}</code> and run
 <code>python -m lesson check {FILENAME}</code>.</div>
 <progress class="lr-progress" hidden></progress>
 <pre class="lr-report" tabindex="0" aria-label="The checker's report" hidden><code></code></pre>
-<script src="{runner}runner.js"></script>
+{credit}<script src="{runner}runner.js"></script>
 </div>"""
 
 

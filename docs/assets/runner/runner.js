@@ -247,7 +247,7 @@
     say(`${STAGES.runtime} (the first time, the browser downloads `
         + `${root.dataset.runtimeMegabytes} MB and keeps them)\u2026`);
     judge.onProgress = (stage) => {
-      if (root.dataset.state === "starting") say(`${STAGES[stage]}\u2026`);
+      if (root.dataset.state === "starting" && stage !== "runtime") say(`${STAGES[stage]}\u2026`);
     };
     setTimeout(() => {
       if (root.dataset.state === "starting") {
