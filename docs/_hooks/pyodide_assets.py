@@ -61,7 +61,6 @@ def editor(base, version):
         "runner": runner,
         "runtime": "bundled" if version else "missing",
         "runtime-megabytes": f"{size / 1e6:.0f}",
-        "pyodide-version": version or "",
         "lesson-files": " ".join(lesson_files()),
         "filename": FILENAME,
     }
