@@ -123,6 +123,7 @@ def site(built_site):
 def runner(browser, site, serve):
     """The Exercises page, served, with Python started once for every test."""
     view = View(browser, serve(site) + "exercises.html")
+    view.first_words = (view.state(), view.page.is_visible(".lr-progress"), view.status())
     view.page.wait_for_function(
         "() => ['ready', 'failed'].includes(document.querySelector('.lesson-runner').dataset.state)",
         timeout=90_000)
@@ -289,6 +290,13 @@ def test_enter_keeps_the_indent_and_tab_leaves_the_editor(runner):
     page.keyboard.press("Tab")
     assert page.evaluate("() => document.activeElement.className").startswith("md-button")
     page.click(".lr-reset")
+
+
+def test_while_python_starts_the_page_says_so(runner):
+    state, progress, status = runner.first_words
+    assert state == "starting" and progress
+    assert status.startswith("Starting Python in the page") and " MB " in status
+    assert not runner.page.is_visible(".lr-progress")        # gone once it is ready
 
 
 def test_the_result_is_announced_and_the_controls_are_labelled(runner):
