@@ -16,6 +16,7 @@ Run with -s to see the figures: load time, run time, bytes added to the site.
 import functools
 import gzip
 import http.server
+import json
 import os
 import pathlib
 import re
@@ -339,8 +340,14 @@ def test_when_python_cannot_start_the_page_says_so_within_seconds(browser, site,
 
 def test_built_without_npm_ci_the_site_builds_and_the_editor_says_so(browser, serve, tmp_path):
     copy = tmp_path / "project"
-    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(
-        "node_modules", ".venv", "venv", ".git", "site", "__pycache__", ".pytest_cache"))
+    runtime = ROOT / "docs" / "assets" / "runner" / "pyodide"     # what npm ci copies
+
+    def left_out(folder, names):
+        return {name for name in names
+                if name in ("node_modules", ".venv", "venv", ".git", "site", "__pycache__",
+                            ".pytest_cache", ".hypothesis")
+                or pathlib.Path(folder, name) == runtime}
+    shutil.copytree(ROOT, copy, ignore=left_out)
     built = tmp_path / "site"
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(built)],
@@ -361,13 +368,18 @@ def test_built_without_npm_ci_the_site_builds_and_the_editor_says_so(browser, se
 
 def test_bytes_the_runtime_adds_to_the_site(site):
     """A figure, not a bound: what the editor costs the site, raw and gzipped."""
-    runner = site / "assets" / "runner"
-    files = [path for path in runner.rglob("*") if path.is_file()]
+    files = [path for path in (site / "assets" / "runner").rglob("*") if path.is_file()]
     sizes = {path.name: path.stat().st_size for path in files}
-    gzipped = sum(len(gzip.compress(path.read_bytes(), 6)) for path in files)
-    print(f"\nassets/runner/ adds {sum(sizes.values()):,} bytes to the site, {gzipped:,} "
-          f"gzipped ({sizes['pyodide.asm.wasm']:,} raw are the interpreter, "
-          f"{sizes['python_stdlib.zip']:,} the standard library)")
+    blobs = [path.read_bytes() for path in files]
+    page = (site / "exercises.html").read_text(encoding="utf-8")
+    blobs.append(re.search(r'<script type="application/json" class="lr-lesson">(.*?)</script>',
+                           page, re.S).group(1).encode())       # the lesson's modules
+    raw, gzipped = sum(map(len, blobs)), sum(len(gzip.compress(b, 6)) for b in blobs)
+    print(f"\nthe editor adds {raw:,} bytes to the site, {gzipped:,} gzipped "
+          f"({sizes['pyodide.asm.wasm']:,} raw are the interpreter, "
+          f"{sizes['python_stdlib.zip']:,} the standard library, {len(blobs[-1]):,} "
+          f"the lesson's modules in the page)")
     assert set(sizes) >= {"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
                           "python_stdlib.zip", "pyodide-lock.json", "runner.js", "worker.js",
-                          "exercise.py", "runner.css"}
+                          "runner.css"}
+    assert "def call_check(" in json.loads(blobs[-1])["exercise.py"]

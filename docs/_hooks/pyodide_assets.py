@@ -1,75 +1,85 @@
-"""MkDocs hook: the Exercises page's editor, which checks code with Python in the page.
+"""The Exercises page's editor, which checks code with Python in the page.
 
-1. ``<div class="lesson-runner"></div>`` on a page becomes the editor: the
-   learner's file, opened with the lesson's real starter, a Run button, and
-   the place where the checker's report appears.
-2. After the build, the Pyodide runtime (CPython compiled to WebAssembly,
-   from the npm package ``pyodide`` that ``npm ci`` installs into
-   ``node_modules/``) and the ``lesson`` package's ``.py`` files are copied
-   into ``assets/runner/``.  The page fetches nothing from anywhere else.
+``<div class="lesson-runner"></div>`` on a page becomes the editor: the
+learner's file, opened with the lesson's real starter, a Run button, and the
+place where the checker's report appears.  The ``lesson`` package's modules
+go into the page with it, as JSON, so the page's Python runs the very code
+that ``python -m lesson check`` runs.
 
-Without ``node_modules/pyodide`` the site still builds.  The editor is still
-there, and says that Python in the page is not bundled in this build and how
-to check with ``python -m lesson check`` instead.
+The Python is Pyodide (CPython compiled to WebAssembly), from the npm
+package ``pyodide``.  ``npm ci`` installs it and copies the files that start
+it into ``docs/assets/runner/pyodide/`` (``copy_pyodide.mjs``, kept out of
+git), and the site builder copies them into the site like any other asset.
+Without them the site still builds; the editor is still there, and says that
+Python in the page is not bundled in this build and how to check with
+``python -m lesson check`` instead.
+
+This is a Python-Markdown extension, so MkDocs and Zensical both run it
+(``markdown_extensions: - lesson_docs.pyodide_assets``); as an MkDocs hook
+(``hooks:``) it adds itself to the Markdown extensions.
 """
 
 import html
 import json
 import pathlib
-import posixpath
 import re
-import shutil
+
+from markdown.extensions import Extension
+from markdown.postprocessors import Postprocessor
 
 from lesson import exercise
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-PYODIDE = ROOT / "node_modules" / "pyodide"
+RUNTIME = ROOT / "docs" / "assets" / "runner" / "pyodide"
 LESSON = ROOT / "lesson"
 
 # What loadPyodide() fetches to start CPython with its standard library: the
 # loader, the Emscripten glue, the interpreter, the stdlib and the package
-# index it reads at start-up.  Nothing else from the npm package is needed.
+# index it reads at start-up.  copy_pyodide.mjs copies these (and the
+# package's package.json, for its version) and nothing else.
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
                  "python_stdlib.zip", "pyodide-lock.json")
 
 MARKER = re.compile(r'<div class="lesson-runner">\s*</div>')
 FILENAME = "softmax_exercise.py"
+RUNNER = "assets/runner/"          # from the Exercises page, at the site's root
 
 
-def runtime_version(folder=PYODIDE):
+def runtime_version(folder=RUNTIME):
     """The bundled Pyodide version, or None when ``npm ci`` has not been run."""
-    if not all((folder / name).is_file() for name in RUNTIME_FILES):
+    if not all((folder / name).is_file() for name in RUNTIME_FILES + ("package.json",)):
         return None
     return json.loads((folder / "package.json").read_text(encoding="utf-8"))["version"]
 
 
-def lesson_files(folder=LESSON):
-    """The lesson package's modules, as the page's Python needs them."""
-    return sorted(path.name for path in folder.glob("*.py"))
+def lesson_sources(folder=LESSON):
+    """The lesson package's modules, {file name: source}, for the page's Python."""
+    return {path.name: path.read_text(encoding="utf-8") for path in sorted(folder.glob("*.py"))}
 
 
-def editor(base, version):
-    """The editor's HTML.  ``base`` leads from the page to the site's root.
+def editor(version=None):
+    """The editor's HTML.
 
     Without JavaScript it is a textarea holding the starter; runner.js makes
-    it live.  Everything the script needs comes from these attributes.
+    it live.  Everything the script needs comes from its attributes and the
+    JSON of the lesson's modules.
     """
     starter = exercise.STARTER.format(name=FILENAME)
-    runner = posixpath.join(base, "assets/runner/")
-    size = sum((PYODIDE / name).stat().st_size for name in RUNTIME_FILES) if version else 0
+    size = sum((RUNTIME / name).stat().st_size for name in RUNTIME_FILES) if version else 0
     data = {
-        "runner": runner,
+        "runner": RUNNER,
         "runtime": "bundled" if version else "missing",
         "runtime-megabytes": f"{size / 1e6:.0f}",
-        "lesson-files": " ".join(lesson_files()),
         "filename": FILENAME,
     }
+    attributes = " ".join(f'data-{key}="{html.escape(value)}"' for key, value in data.items())
     credit = (f'<p class="lr-credit">Python in this page is <a href="https://pyodide.org/">'
               f"Pyodide</a> {version} (CPython compiled to WebAssembly; Mozilla Public "
               f"License 2.0), shipped with the site.</p>\n") if version else ""
-    attributes = " ".join(f'data-{key}="{html.escape(value)}"' for key, value in data.items())
+    # "</" cannot end the script element early once it is written "<\/".
+    sources = json.dumps(lesson_sources()).replace("</", "<\\/")
     return f"""<div class="lesson-runner" {attributes}>
-<link rel="stylesheet" href="{runner}runner.css">
+<link rel="stylesheet" href="{RUNNER}runner.css">
 <label class="lr-label" for="lesson-runner-code">Your <code>{FILENAME}</code></label>
 <p class="lr-help" id="lesson-runner-help">Ctrl+Enter (&#8984;+Enter on a Mac) or the
 <em>Run the checks</em> button checks it. Indent with spaces: Enter keeps the
@@ -87,32 +97,35 @@ JavaScript. You can still copy this code into <code>{FILENAME}</code> and run
 <code>python -m lesson check {FILENAME}</code>.</div>
 <progress class="lr-progress" hidden></progress>
 <pre class="lr-report" tabindex="0" aria-label="The checker's report" hidden><code></code></pre>
-{credit}<script src="{runner}runner.js"></script>
+{credit}<script type="application/json" class="lr-lesson">{sources}</script>
+<script src="{RUNNER}runner.js"></script>
 </div>"""
 
 
-# --- MkDocs events ------------------------------------------------------------
+# --- Python-Markdown (MkDocs and Zensical) ------------------------------------
 
-def on_page_content(content, page, config, files):
-    if not MARKER.search(content):
-        if page.file.src_uri == "exercises.md":
-            raise ValueError('exercises.md: the editor\'s <div class="lesson-runner"></div> is missing')
-        return content
-    base = posixpath.relpath(".", posixpath.dirname(page.url) or ".")
-    return MARKER.sub(lambda m: editor(base, runtime_version()), content)
+class EditorPostprocessor(Postprocessor):
+    """The marker -> the editor, once the page is HTML."""
+
+    def run(self, text):
+        if not MARKER.search(text):
+            return text
+        markup = editor(runtime_version())
+        return MARKER.sub(lambda match: markup, text)
 
 
-def on_post_build(config):
-    """Copy the runtime (when installed) and the lesson package into the site."""
-    runner = pathlib.Path(config["site_dir"]) / "assets" / "runner"
-    target = runner / "lesson"
-    shutil.rmtree(target, ignore_errors=True)
-    target.mkdir(parents=True)
-    for name in lesson_files():
-        shutil.copy2(LESSON / name, target / name)
-    target = runner / "pyodide"
-    shutil.rmtree(target, ignore_errors=True)
-    if runtime_version():
-        target.mkdir(parents=True)
-        for name in RUNTIME_FILES:
-            shutil.copy2(PYODIDE / name, target / name)
+class EditorExtension(Extension):
+    def extendMarkdown(self, md):
+        # After the raw HTML stash is restored (30): the marker is raw HTML.
+        md.postprocessors.register(EditorPostprocessor(md), "lesson_runner", 20)
+
+
+def makeExtension(**kwargs):
+    return EditorExtension(**kwargs)
+
+
+# --- As an MkDocs hook --------------------------------------------------------
+
+def on_config(config):
+    config["markdown_extensions"].append(EditorExtension())
+    return config

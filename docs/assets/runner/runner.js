@@ -32,7 +32,7 @@
     const storageKey = "lesson4:" + filename;
     const cli = `python -m lesson check ${filename}`;
     const runner = new URL(root.dataset.runner, document.baseURI);
-    const files = root.dataset.lessonFiles.split(" ");
+    const files = JSON.parse($(".lr-lesson").textContent);    // the lesson package's modules
     const timings = { started: performance.now(), ready: null, runs: [], stopped: [], starts: [] };
 
     // --- The editor: the learner's text, kept in this browser ---------------

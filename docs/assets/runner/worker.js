@@ -8,9 +8,10 @@
 //            time, as lesson/runner.py's worker process does.  The page times
 //            every call, and ends a worker that does not answer with
 //            worker.terminate(); every run gets a fresh worker.
-// Everything is fetched from this site: the runtime from ./pyodide/ and the
-// lesson package from ./lesson/.  Loads and outcomes cross between the workers
-// as JSON text made by Python's json module, so inf and nan survive the trip.
+// The runtime is fetched from this site (./pyodide/); the lesson package's
+// modules come from the page, which holds them as JSON.  Loads and outcomes
+// cross between the workers as JSON text made by Python's json module, so inf
+// and nan survive the trip.
 
 const here = new URL(".", import.meta.url);
 const FOLDER = "/home/pyodide";             // the learner's file is saved here, as on disk
@@ -150,11 +151,9 @@ async function start(role, files) {
   python.setStdin({ stdin: () => null });            // input() meets the end of input
   post({ type: "progress", stage: "lesson" });
   python.FS.mkdirTree("/lesson-site/lesson");
-  await Promise.all(files.map(async (name) => {
-    const response = await fetch(new URL(`lesson/${name}`, here));
-    if (!response.ok) throw new Error(`lesson/${name}: HTTP ${response.status}`);
-    python.FS.writeFile(`/lesson-site/lesson/${name}`, await response.text());
-  }));
+  for (const [name, source] of Object.entries(files)) {
+    python.FS.writeFile(`/lesson-site/lesson/${name}`, source);
+  }
   python.runPython("import sys; sys.path.insert(0, '/lesson-site')");
   python.runPython(GLUE[role]);
   if (role === "learner") {
