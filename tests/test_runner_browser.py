@@ -129,6 +129,7 @@ def runner(browser, site, serve):
         "() => ['ready', 'failed'].includes(document.querySelector('.lesson-runner').dataset.state)",
         timeout=90_000)
     view.load_seconds = time.perf_counter() - view.opened
+    view.reports = {}
     assert view.state() == "ready", view.status()
     yield view
     assert view.outside == [], f"requests that left the site: {view.outside}"
@@ -150,6 +151,13 @@ def check_in_page(view, source, key=True):
                            timeout=(TIME_LIMIT * 4 + 60) * 1000)
     seconds = time.perf_counter() - began
     return page.text_content(".lr-report").rstrip("\n").split("\n"), view.status(), seconds
+
+
+def report_of(view, source):
+    """The page's report for a source, reusing one an earlier test made."""
+    if source not in view.reports:
+        view.reports[source] = check_in_page(view, source)[0]
+    return view.reports[source]
 
 
 def check_with_cli(tmp_path, source):
@@ -208,6 +216,7 @@ CASES = {
 def test_the_page_reports_what_the_cli_reports(runner, tmp_path, name):
     source, passed = CASES[name]
     page_lines, status, seconds = check_in_page(runner, source, key=(name != "starter"))
+    runner.reports[source] = page_lines
     cli_lines = check_with_cli(tmp_path, source)
     print(f"\n{name}: checked in the page in {seconds:.2f} s "
           f"(Python ready {runner.load_seconds:.1f} s after the page opened)")
@@ -222,7 +231,7 @@ def test_the_page_reports_what_the_cli_reports(runner, tmp_path, name):
 
 
 def test_forgetting_the_maximum_fails_on_large_scores(runner):
-    lines, _, _ = check_in_page(runner, CASES["forgot_max"][0])
+    lines = report_of(runner, CASES["forgot_max"][0])
     text = "\n".join(lines)
     large = lines.index("  FAIL  large scores")
     assert "softmax([1000, 1000])" in lines[large + 1]
@@ -231,7 +240,7 @@ def test_forgetting_the_maximum_fails_on_large_scores(runner):
 
 
 def test_patching_math_exp_cannot_change_the_expected_answers(runner):
-    lines, _, _ = check_in_page(runner, PATCHES_EXP)
+    lines = report_of(runner, PATCHES_EXP)
     first = lines.index("  FAIL  lesson's first weight")
     assert lines[first + 2].split() == ["expected:", "[0.670,", "0.330]"]   # the lesson's own
     assert lines[first + 3].split() == ["got:", "[0.500,", "0.500]"]         # exp patched to 1
@@ -252,7 +261,7 @@ def test_a_check_that_never_returns_is_stopped_then_the_next_run_works(runner, t
 
 
 def test_what_the_code_prints_is_shown_with_its_check(runner):
-    lines, _, _ = check_in_page(runner, PRINTS)
+    lines = report_of(runner, PRINTS)
     printed = lines.index("While loading, your file printed:")
     assert lines[printed + 1:printed + 3] == ["printed:  hello from the top of the file",
                                               "          to the real stdout"]
