@@ -1,0 +1,131 @@
+"""The Exercises page's editor, which checks code with Python in the page.
+
+``<div class="lesson-runner"></div>`` on a page becomes the editor: the
+learner's file, opened with the lesson's real starter, a Run button, and the
+place where the checker's report appears.  The ``lesson`` package's modules
+go into the page with it, as JSON, so the page's Python runs the very code
+that ``python -m lesson check`` runs.
+
+The Python is Pyodide (CPython compiled to WebAssembly), from the npm
+package ``pyodide``.  ``npm ci`` installs it and copies the files that start
+it into ``docs/assets/runner/pyodide/`` (``copy_pyodide.mjs``, kept out of
+git), and the site builder copies them into the site like any other asset.
+Without them the site still builds; the editor is still there, and says that
+Python in the page is not bundled in this build and how to check with
+``python -m lesson check`` instead.
+
+This is a Python-Markdown extension, so MkDocs and Zensical both run it
+(``markdown_extensions: - lesson_docs.pyodide_assets``); as an MkDocs hook
+(``hooks:``) it adds itself to the Markdown extensions.
+"""
+
+import html
+import json
+import pathlib
+import re
+
+from markdown.extensions import Extension
+from markdown.postprocessors import Postprocessor
+
+from lesson import exercise
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+RUNTIME = ROOT / "docs" / "assets" / "runner" / "pyodide"
+LESSON = ROOT / "lesson"
+
+# What loadPyodide() fetches to start CPython with its standard library: the
+# loader, the Emscripten glue, the interpreter, the stdlib and the package
+# index it reads at start-up.  copy_pyodide.mjs copies these (and the
+# package's package.json, for its version) and nothing else.
+RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
+                 "python_stdlib.zip", "pyodide-lock.json")
+
+MARKER = re.compile(r'<div class="lesson-runner">\s*</div>')
+FILENAME = "softmax_exercise.py"
+RUNNER = "assets/runner/"          # from the Exercises page, at the site's root
+
+
+def runtime_version(folder=RUNTIME):
+    """The bundled Pyodide version, or None when ``npm ci`` has not been run."""
+    if not all((folder / name).is_file() for name in RUNTIME_FILES + ("package.json",)):
+        return None
+    return json.loads((folder / "package.json").read_text(encoding="utf-8"))["version"]
+
+
+def lesson_sources(folder=LESSON):
+    """The lesson package's modules, {file name: source}, for the page's Python."""
+    return {path.name: path.read_text(encoding="utf-8") for path in sorted(folder.glob("*.py"))}
+
+
+def editor(version=None):
+    """The editor's HTML.
+
+    Without JavaScript it is a textarea holding the starter; runner.js makes
+    it live.  Everything the script needs comes from its attributes and the
+    JSON of the lesson's modules.
+    """
+    starter = exercise.STARTER.format(name=FILENAME)
+    size = sum((RUNTIME / name).stat().st_size for name in RUNTIME_FILES) if version else 0
+    data = {
+        "runner": RUNNER,
+        "runtime": "bundled" if version else "missing",
+        "runtime-megabytes": f"{size / 1e6:.0f}",
+        "filename": FILENAME,
+    }
+    attributes = " ".join(f'data-{key}="{html.escape(value)}"' for key, value in data.items())
+    credit = (f'<p class="lr-credit">Python in this page is <a href="https://pyodide.org/">'
+              f"Pyodide</a> {version} (CPython compiled to WebAssembly; Mozilla Public "
+              f"License 2.0), shipped with the site.</p>\n") if version else ""
+    # "</" cannot end the script element early once it is written "<\/".
+    sources = json.dumps(lesson_sources()).replace("</", "<\\/")
+    return f"""<div class="lesson-runner" {attributes}>
+<link rel="stylesheet" href="{RUNNER}runner.css">
+<label class="lr-label" for="lesson-runner-code">Your <code>{FILENAME}</code></label>
+<p class="lr-help" id="lesson-runner-help">Ctrl+Enter (&#8984;+Enter on a Mac) or the
+<em>Run the checks</em> button checks it. Indent with spaces: Enter keeps the
+indent of the line above, and Tab moves on to the buttons. Your text is kept
+in this browser until you reset it.</p>
+<textarea id="lesson-runner-code" class="lr-code" rows="22" wrap="off" spellcheck="false"
+ autocomplete="off" autocapitalize="off" aria-describedby="lesson-runner-help">{html.escape(starter)}</textarea>
+<div class="lr-controls">
+<button type="button" class="md-button md-button--primary lr-run" disabled>Run the checks</button>
+<button type="button" class="md-button lr-reset">Reset to starter</button>
+<button type="button" class="md-button lr-save">Save as {FILENAME}</button>
+</div>
+<div class="lr-status" role="status" aria-live="polite">Checking in the page needs
+JavaScript. You can still copy this code into <code>{FILENAME}</code> and run
+<code>python -m lesson check {FILENAME}</code>.</div>
+<progress class="lr-progress" hidden></progress>
+<pre class="lr-report" tabindex="0" aria-label="The checker's report" hidden><code></code></pre>
+{credit}<script type="application/json" class="lr-lesson">{sources}</script>
+<script src="{RUNNER}runner.js"></script>
+</div>"""
+
+
+# --- Python-Markdown (MkDocs and Zensical) ------------------------------------
+
+class EditorPostprocessor(Postprocessor):
+    """The marker -> the editor, once the page is HTML."""
+
+    def run(self, text):
+        if not MARKER.search(text):
+            return text
+        markup = editor(runtime_version())
+        return MARKER.sub(lambda match: markup, text)
+
+
+class EditorExtension(Extension):
+    def extendMarkdown(self, md):
+        # After the raw HTML stash is restored (30): the marker is raw HTML.
+        md.postprocessors.register(EditorPostprocessor(md), "lesson_runner", 20)
+
+
+def makeExtension(**kwargs):
+    return EditorExtension(**kwargs)
+
+
+# --- As an MkDocs hook --------------------------------------------------------
+
+def on_config(config):
+    config["markdown_extensions"].append(EditorExtension())
+    return config

@@ -1,0 +1,444 @@
+/* The Exercises page's editor: check the learner's four functions with real
+   Python in the page, and show the report `python -m lesson check` prints.
+
+   Python is Pyodide (CPython compiled to WebAssembly), shipped with the site.
+   Two kinds of Web Worker run it (see worker.js):
+     the judge    holds the checker; it never runs the learner's code;
+     a learner    loads the learner's file and makes one call per check.
+   The page times each call.  A call that does not answer within the time
+   limit is stopped with worker.terminate(), the next worker takes over, and
+   the function's remaining checks are not run (as the CLI does).  A spare
+   learner worker is always starting, so a new run does not wait for Python.
+
+   Plain JavaScript, no network: every file comes from this site. */
+(function () {
+  "use strict";
+
+  const STAGES = {
+    runtime: "Starting Python in the page",
+    lesson: "Loading the lesson's checker",
+  };
+  const START_LIMIT = 60;      // seconds before a silent start is reported
+
+  function mount(root) {
+    const $ = (selector) => root.querySelector(selector);
+    const editor = $(".lr-code");
+    const runButton = $(".lr-run");
+    const status = $(".lr-status");
+    const progress = $(".lr-progress");
+    const report = $(".lr-report");
+    const filename = root.dataset.filename;
+    const starter = editor.defaultValue;
+    const storageKey = "lesson4:" + filename;
+    const cli = `python -m lesson check ${filename}`;
+    const runner = new URL(root.dataset.runner, document.baseURI);
+    const files = JSON.parse($(".lr-lesson").textContent);    // the lesson package's modules
+    const timings = { started: performance.now(), ready: null, runs: [], stopped: [], starts: [] };
+
+    // --- The editor: the learner's text, kept in this browser ---------------
+
+    try {
+      const saved = localStorage.getItem(storageKey);
+      if (saved !== null) editor.value = saved;
+    } catch (error) { /* storage switched off: the starter it is */ }
+
+    editor.addEventListener("input", () => {
+      try {
+        if (editor.value === starter) localStorage.removeItem(storageKey);
+        else localStorage.setItem(storageKey, editor.value);
+      } catch (error) { /* storage switched off or full: nothing to keep it in */ }
+    });
+
+    editor.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" || event.ctrlKey || event.metaKey || event.altKey
+          || event.shiftKey || event.isComposing) return;
+      // Enter keeps the indent of the line above, and indents after a colon.
+      const before = editor.value.slice(0, editor.selectionStart);
+      const line = before.slice(before.lastIndexOf("\n") + 1);
+      let indent = line.match(/^[ \t]*/)[0];
+      if (/:\s*$/.test(line)) indent += "    ";
+      event.preventDefault();
+      replaceSelection("\n" + indent);
+    });
+
+    function replaceSelection(text) {
+      // execCommand keeps the browser's undo (Ctrl+Z) working; setRangeText is the fallback.
+      if (!document.execCommand || !document.execCommand("insertText", false, text)) {
+        editor.setRangeText(text, editor.selectionStart, editor.selectionEnd, "end");
+        editor.dispatchEvent(new Event("input"));
+      }
+    }
+
+    $(".lr-reset").addEventListener("click", () => {
+      editor.focus();
+      editor.select();
+      replaceSelection(starter);
+      editor.setSelectionRange(0, 0);
+      editor.scrollTop = 0;
+      say("Back to the starter. Ctrl+Z (\u2318+Z on a Mac) in the editor brings your code back.");
+    });
+
+    $(".lr-save").addEventListener("click", () => {
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(new Blob([editor.value], { type: "text/x-python" }));
+      link.download = filename;
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+    });
+
+    root.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        run();
+      }
+    });
+    runButton.addEventListener("click", () => run());
+
+    // --- Messages ---------------------------------------------------------
+
+    function say(text, kind) {
+      status.textContent = text;
+      status.dataset.kind = kind || "info";
+    }
+
+    function sayWithCode(parts, kind) {
+      // parts: strings, and [code] arrays shown as <code>.
+      status.replaceChildren(...parts.map((part) => {
+        if (typeof part === "string") return document.createTextNode(part);
+        const code = document.createElement("code");
+        code.textContent = part[0];
+        return code;
+      }));
+      status.dataset.kind = kind || "info";
+    }
+
+    function cannotRun(why) {
+      runButton.disabled = true;
+      progress.hidden = true;
+      root.dataset.state = "unavailable";
+      sayWithCode([why, " Check your code with the checker instead: save it as ",
+                   [filename], " (the button above) and run ", [cli], "."], "warning");
+    }
+
+    function failed(reason, what = "could not start") {
+      if (root.dataset.state === "failed") return;
+      root.dataset.state = "failed";
+      runButton.disabled = true;
+      progress.hidden = true;
+      sayWithCode([`Python in the page ${what}: ${reason}. `,
+                   "Reload the page to try again, or check your code with the checker: ",
+                   [cli], "."], "error");
+    }
+
+    // --- Where Python cannot run -------------------------------------------
+
+    if (location.protocol === "file:") {
+      root.dataset.state = "disk";
+      runButton.disabled = true;
+      sayWithCode([
+        "Python in the page does not run on a page opened from disk: browsers do not start ",
+        "its workers from file:// pages. Two ways to check your code: serve the site with ",
+        ["python3 -m http.server -d site"], " (from the project's folder) and open ",
+        ["http://127.0.0.1:8000/exercises.html"], "; or save it as ", [filename],
+        " and run ", [cli], "."], "warning");
+      return api();
+    }
+    if (root.dataset.runtime !== "bundled") {
+      cannotRun("Python in the page is not bundled in this build (it was built without npm ci).");
+      return api();
+    }
+    if (typeof WebAssembly !== "object" || typeof Worker !== "function") {
+      cannotRun("This browser cannot run Python in the page (it needs WebAssembly and Web Workers).");
+      return api();
+    }
+
+    // --- Workers ------------------------------------------------------------
+
+    // A worker of either role, with request/answer as promises.
+    function startWorker(role) {
+      const worker = new Worker(new URL("worker.js", runner), { type: "module" });
+      const waiting = new Map();
+      let dead = null;
+      const handle = {
+        worker,
+        role,
+        onProgress: null,
+        onPrinted: null,
+        ready: null,
+        isReady: false,
+        ask(message, answer) {
+          if (dead) return Promise.reject(dead);
+          return new Promise((resolve, reject) => {
+            waiting.set(answer, { resolve, reject });
+            worker.postMessage(message);
+          });
+        },
+        stop() {
+          worker.terminate();
+          die(new Error("stopped"));
+        },
+        dead: () => dead !== null,
+      };
+      function die(error) {
+        dead = dead || error;
+        for (const { reject } of waiting.values()) reject(dead);
+        waiting.clear();
+      }
+      worker.onmessage = (event) => {
+        const message = event.data;
+        if (message.type === "progress") {
+          if (handle.onProgress) handle.onProgress(message.stage);
+          return;
+        }
+        if (message.type === "printed") {
+          if (handle.onPrinted) handle.onPrinted(message);
+          return;
+        }
+        if (message.type === "failed") {
+          die(new Error(message.reason));
+          return;
+        }
+        const waiter = waiting.get(message.type);
+        if (waiter) {
+          waiting.delete(message.type);
+          waiter.resolve(message);
+        }
+      };
+      worker.onerror = (event) => {
+        event.preventDefault();
+        die(new Error(event.message || `${role} worker could not be loaded`));
+      };
+      const began = performance.now();
+      handle.ready = handle.ask({ type: "start", role, files }, "ready").then((ready) => {
+        timings.starts.push((performance.now() - began) / 1000);
+        handle.isReady = true;
+        return ready;
+      });
+      handle.ready.catch(() => {});
+      return handle;
+    }
+
+    function withinSeconds(promise, seconds) {
+      let timer;
+      const late = new Promise((resolve) => { timer = setTimeout(() => resolve("late"), seconds * 1000); });
+      return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+    }
+
+    const judge = startWorker("judge");
+    let spare = startWorker("learner");
+    let plan = null;
+    let running = false;
+
+    const starting = Promise.all([judge.ready, spare.ready]).then(async ([ready]) => {
+      plan = JSON.parse((await judge.ask({ type: "plan" }, "plan")).plan);
+      timings.ready = performance.now();
+      timings.python = ready.version;
+      root.dataset.state = "ready";
+      runButton.disabled = false;
+      progress.hidden = true;
+      say(`Python ${ready.version} is ready. Ctrl+Enter or Run the checks.`);
+    });
+    starting.catch((error) => failed(error.message));
+
+    progress.hidden = false;
+    root.dataset.state = "starting";
+    say(`${STAGES.runtime} (the first time, the browser downloads `
+        + `${root.dataset.runtimeMegabytes} MB and keeps them)\u2026`);
+    judge.onProgress = (stage) => {
+      if (root.dataset.state === "starting" && stage !== "runtime") say(`${STAGES[stage]}\u2026`);
+    };
+    setTimeout(() => {
+      if (root.dataset.state === "starting") {
+        failed(`it did not answer within ${START_LIMIT} s`);
+        judge.stop();
+        spare.stop();
+      }
+    }, START_LIMIT * 1000);
+
+    function takeLearner() {
+      const worker = spare;
+      spare = startWorker("learner");
+      return worker;
+    }
+
+    // --- A run: load the file, make every call, ask the judge for the report --
+
+    async function run() {
+      if (running) return;
+      if (root.dataset.state === "starting") {
+        say("Python is still starting: your code runs as soon as it is ready.");
+        try { await starting; } catch (error) { return; }
+      }
+      if (root.dataset.state !== "ready") return;
+      running = true;
+      runButton.disabled = true;
+      const began = performance.now();
+      say("Checking\u2026");
+      progress.hidden = false;
+      try {
+        const result = await check(editor.value);
+        const seconds = (performance.now() - began) / 1000;
+        timings.runs.push(seconds);
+        show(result);
+        say(`Checked in ${seconds.toFixed(1)} s: ${result.passed} passed, ${result.failed} failed.`
+            + cliOnly(result.lines), result.failed ? "fail" : "pass");
+      } catch (error) {
+        failed(error.message, "stopped working");
+      } finally {
+        running = false;
+        progress.hidden = true;
+        if (root.dataset.state === "ready") runButton.disabled = false;
+      }
+    }
+
+    // What the page's Python cannot do, said where the report shows it tried.
+    function cliOnly(lines) {
+      const text = lines.join("\n");
+      if (/No module named '?numpy/.test(text)) {
+        return ` NumPy is not available in the page: check a NumPy solution with ${cli}.`;
+      }
+      if (/does not support processes/.test(text)) {
+        return " The page's Python cannot start processes (os.system, subprocess, "
+               + `multiprocessing): check this file with ${cli}.`;
+      }
+      return "";
+    }
+
+    // What lesson/runner.py does with its worker processes, with Web Workers:
+    // the same time limits, the same order, the same outcomes.  The clock
+    // counts only the time the learner's code has; a fresh Python starting
+    // after a stopped one does not use up the file's time.
+    async function check(source) {
+      const [checkLimit, loadLimit, fileLimit] = plan.limits;
+      const outcomes = new Map();                  // check index -> JSON text
+      const printed = {};                          // "load" or index -> {stream: [text, size]}
+      let pending = plan.functions.map((_, index) => index);
+      let learner = null;
+      let load = null;
+      let used = 0;
+      let reason = `the file used up its ${fileLimit} s`;
+
+      // One step in the learner's worker: its reply, "late" or "crashed".
+      async function step(key, message, answer, seconds) {
+        const streams = { stdout: ["", 0], stderr: ["", 0] };
+        if (key !== null) printed[key] = streams;
+        learner.onPrinted = (out) => {
+          const kept = streams[out.stream];
+          if (out.text) kept[0] += out.text;
+          kept[1] += out.text ? out.text.length : out.more;
+        };
+        const began = performance.now();
+        let reply;
+        try {
+          reply = await withinSeconds(learner.ask(message, answer), Math.max(seconds, 0));
+        } catch (error) {
+          reply = "crashed";                        // the worker died (out of memory, say)
+        }
+        const took = (performance.now() - began) / 1000;
+        used += took;
+        if (reply === "late") {
+          learner.stop();
+          timings.stopped.push(took);
+        }
+        return reply;
+      }
+
+      async function runChecks() {
+        while (pending.length) {
+          const index = pending.shift();
+          const reply = await step(index, { type: "call", index }, "outcome",
+                                   Math.min(checkLimit, fileLimit - used));
+          if (typeof reply === "object") {
+            outcomes.set(index, reply.outcome);
+            continue;
+          }
+          if (reply === "crashed") {
+            outcomes.set(index, JSON.stringify({ crashed: "unknown" }));
+            return;
+          }
+          const timeout = { timeout: true };
+          if (used >= fileLimit) {
+            timeout.message = "stopped: the file used up its time while this check ran";
+            outcomes.set(index, JSON.stringify(timeout));
+            return;
+          }
+          outcomes.set(index, JSON.stringify(timeout));
+          const name = plan.functions[index];
+          for (const other of pending.filter((i) => plan.functions[i] === name)) {
+            outcomes.set(other, JSON.stringify(
+              { not_run: `${name}() did not return on '${plan.names[index]}' (above)` }));
+          }
+          pending = pending.filter((i) => plan.functions[i] !== name);
+          return;
+        }
+      }
+
+      try {
+        while (pending.length) {
+          learner = takeLearner();
+          if (!learner.isReady) say("Checking\u2026 (starting a fresh Python for your code)");
+          if (await withinSeconds(learner.ready, START_LIMIT) === "late") {
+            throw new Error(`a fresh Python did not start within ${START_LIMIT} s`);
+          }
+          const reply = await step(load === null ? "load" : null, { type: "load", source, filename },
+                                   "loaded", Math.min(loadLimit, fileLimit - used));
+          const loaded = typeof reply === "object" && reply.ok;
+          if (load === null) {
+            load = typeof reply === "object" ? reply.load : JSON.stringify(
+              reply === "late" ? { status: "timeout" } : { status: "crashed", code: "unknown" });
+            if (!loaded) {
+              pending = [];
+              break;
+            }
+          } else if (!loaded) {
+            reason = "the file did not load again after the check above stopped";
+            break;
+          }
+          await runChecks();
+          learner.stop();                          // its state is the learner's now
+          if (used >= fileLimit) break;
+        }
+      } finally {
+        if (learner) learner.stop();
+      }
+      for (const index of pending) {
+        outcomes.set(index, JSON.stringify({ not_run: reason }));
+      }
+      const answer = await judge.ask({
+        type: "report", load, printed: JSON.stringify(printed), timeLimit: checkLimit,
+        shownAs: filename,
+        outcomes: "{" + [...outcomes].map(([index, text]) => `"${index}": ${text}`).join(", ") + "}",
+      }, "report");
+      return JSON.parse(answer.report);
+    }
+
+    function show(result) {
+      const code = report.querySelector("code");
+      // The report's lines are not wrapped: the page wraps each one, and a
+      // wrapped line hangs under the text after its label ("hint:     ").
+      code.replaceChildren(...result.lines.map((line) => {
+        const span = document.createElement("span");
+        const verdict = line.match(/^ {2}(PASS|FAIL) {2}/);
+        span.className = verdict ? (verdict[1] === "PASS" ? "lr-pass" : "lr-fail") : "";
+        const hang = (verdict || line.match(/^ *(?:[a-z]+: +)?/))[0].length;
+        span.style.setProperty("--hang", `${hang}ch`);
+        span.textContent = line + "\n";
+        return span;
+      }));
+      report.hidden = false;
+    }
+
+    function api() {
+      return { root, timings, run: () => run() };
+    }
+
+    return api();
+  }
+
+  const runners = [];
+  window.lessonRunner = { mount, runners };
+  const root = document.currentScript && document.currentScript.closest(".lesson-runner");
+  if (root) runners.push(mount(root));
+})();

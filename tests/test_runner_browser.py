@@ -1,0 +1,394 @@
+"""The Exercises page's editor, in headless Chromium: Python in the page.
+
+The built site is served from 127.0.0.1 (as `python3 -m http.server -d site`
+would), and one page is shared by the tests, since Python takes seconds to
+start.  Every request is routed: one that would leave 127.0.0.1 is recorded
+and refused.  Each report the page gives is compared with the report that
+`python -m lesson check` prints for the same file.
+
+The page runs CPython 3.14 (Pyodide) while these tests run the CLI under the
+Python at hand, so an exception's message, which may differ between the two,
+is compared by its type only.
+
+Run with -s to see the figures: load time, run time, bytes added to the site.
+"""
+
+import functools
+import gzip
+import http.server
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from lesson import exercise
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SAMPLES = pathlib.Path(__file__).parent / "exercise_samples"
+FILENAME = "softmax_exercise.py"
+STARTER = exercise.STARTER.format(name=FILENAME)
+CHECKS = len(exercise.CHECKS)
+TIME_LIMIT = exercise.TIME_LIMIT
+
+# A solution that is right in itself, but first replaces math.exp.  Sharing
+# one Python with the judge, it would change the expected answers too.
+PATCHES_EXP = ("import math\n"
+               "math.exp = lambda v: 1.0       # 'faster': every exponential is 1\n\n"
+               + (SAMPLES / "correct_lists.py").read_text())
+
+
+def missing_runtime(reason):
+    """No Pyodide in the build: skip on a learner's machine, fail in CI."""
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must run the in-page Python tests: {reason}")
+    pytest.skip(reason)
+
+
+# --- Serving a built site from 127.0.0.1 ----------------------------------------
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+class Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass                      # a page closed while a worker was still downloading
+
+
+@pytest.fixture(scope="module")
+def serve():
+    servers = []
+
+    def serve_(folder):
+        handler = functools.partial(Quiet, directory=str(folder))
+        server = Server(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.server_port}/"
+    yield serve_
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+class View:
+    """A browser context where every request is seen and none leaves the site."""
+
+    def __init__(self, browser, url, missing=None):
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.requests, self.outside, self.errors = [], [], []
+        self.context.route("**/*", self._route)
+        if missing:                                # answer 404 for these files
+            self.context.route(missing, lambda route: route.fulfill(status=404, body="gone"))
+        self.page = self.context.new_page()
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.opened = time.perf_counter()
+        self.page.goto(url)
+
+    def _route(self, route):
+        url = route.request.url
+        self.requests.append(url)
+        if url.startswith(("http://127.0.0.1:", "file:", "data:", "blob:")):
+            route.continue_()
+        else:
+            self.outside.append(url)
+            route.abort()
+
+    def state(self):
+        return self.page.get_attribute(".lesson-runner", "data-state")
+
+    def status(self):
+        return self.page.inner_text(".lr-status")
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture(scope="module")
+def site(built_site):
+    if not (built_site / "assets" / "runner" / "pyodide" / "pyodide.asm.wasm").exists():
+        missing_runtime("the site was built without Pyodide: run `npm ci` first")
+    return built_site
+
+
+@pytest.fixture(scope="module")
+def runner(browser, site, serve):
+    """The Exercises page, served, with Python started once for every test."""
+    view = View(browser, serve(site) + "exercises.html")
+    view.first_words = (view.state(), view.page.is_visible(".lr-progress"), view.status())
+    view.page.wait_for_function(
+        "() => ['ready', 'failed'].includes(document.querySelector('.lesson-runner').dataset.state)",
+        timeout=90_000)
+    view.load_seconds = time.perf_counter() - view.opened
+    view.reports = {}
+    assert view.state() == "ready", view.status()
+    yield view
+    assert view.outside == [], f"requests that left the site: {view.outside}"
+    view.close()
+
+
+def check_in_page(view, source, key=True):
+    """Put source in the editor, run the checks; return (report lines, status, seconds)."""
+    page = view.page
+    runs = page.evaluate("() => lessonRunner.runners[0].timings.runs.length")
+    page.fill(".lr-code", source)
+    began = time.perf_counter()
+    if key:
+        page.focus(".lr-code")
+        page.keyboard.press("Control+Enter")
+    else:
+        page.click(".lr-run")
+    page.wait_for_function("n => lessonRunner.runners[0].timings.runs.length > n", arg=runs,
+                           timeout=(TIME_LIMIT * 4 + 60) * 1000)
+    seconds = time.perf_counter() - began
+    return page.text_content(".lr-report").rstrip("\n").split("\n"), view.status(), seconds
+
+
+def report_of(view, source):
+    """The page's report for a source, reusing one an earlier test made."""
+    if source not in view.reports:
+        view.reports[source] = check_in_page(view, source)[0]
+    return view.reports[source]
+
+
+def check_with_cli(tmp_path, source):
+    """The CLI's report for the same file, named as the page names it."""
+    (tmp_path / FILENAME).write_text(source, encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "lesson", "check", FILENAME],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    return result.stdout.rstrip("\n").split("\n")
+
+
+ERROR = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Exit|Interrupt)): [^(]*")
+
+
+def comparable(lines):
+    """A report with each exception message cut to its type.
+
+    The page's Python (3.14) may word an exception differently from the
+    Python running the CLI; everything else must match exactly.
+    """
+    return [ERROR.sub(r"\1: ... ", line) for line in lines]
+
+
+def verdicts(lines):
+    return [line[2:6] for line in lines if line.startswith(("  PASS  ", "  FAIL  "))]
+
+
+# --- Graded as the CLI grades it ------------------------------------------------
+
+# Replaces the lesson's own softmax with its own (wrong) answer.
+PATCHES_LESSON = ("import lesson\n\n"
+                  "def softmax(x, axis=-1):\n"
+                  "    return [0.5] * len(x)\n\n"
+                  "lesson.softmax = softmax          # now the 'expected' answers agree\n")
+
+# Prints while loading and inside a check, to stdout, stderr and the real stdout.
+PRINTS = ((SAMPLES / "correct_lists.py").read_text()
+          + "\nimport sys\n"
+          + "print('hello from the top of the file')\n"
+          + "print('to the real stdout', file=sys.__stdout__)\n"
+          + "_entropy = entropy\n"
+          + "def entropy(w):\n"
+          + "    print('entropy of', w, file=sys.stderr)\n"
+          + "    return _entropy(w)\n")
+
+CASES = {
+    "correct_lists": ((SAMPLES / "correct_lists.py").read_text(), CHECKS),
+    "starter": (STARTER, 0),
+    "forgot_max": ((SAMPLES / "forgot_max.py").read_text(), None),
+    "patches_math_exp": (PATCHES_EXP, None),
+    "patches_lesson": (PATCHES_LESSON, 0),
+    "prints": (PRINTS, CHECKS),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_page_reports_what_the_cli_reports(runner, tmp_path, name):
+    source, passed = CASES[name]
+    page_lines, status, seconds = check_in_page(runner, source, key=(name != "starter"))
+    runner.reports[source] = page_lines
+    cli_lines = check_with_cli(tmp_path, source)
+    print(f"\n{name}: checked in the page in {seconds:.2f} s "
+          f"(Python ready {runner.load_seconds:.1f} s after the page opened)")
+    assert comparable(page_lines) == comparable(cli_lines)
+    assert len(verdicts(page_lines)) == CHECKS
+    closing = page_lines[-1]
+    assert re.fullmatch(r"\d+ passed, \d+ failed", closing)
+    assert closing in status                          # announced, not only shown
+    if passed is not None:
+        assert closing == f"{passed} passed, {CHECKS - passed} failed"
+    assert runner.errors == []
+
+
+def test_forgetting_the_maximum_fails_on_large_scores(runner):
+    lines = report_of(runner, CASES["forgot_max"][0])
+    text = "\n".join(lines)
+    large = lines.index("  FAIL  large scores")
+    assert "softmax([1000, 1000])" in lines[large + 1]
+    assert "subtract the row maximum" in text
+    assert verdicts(lines)[0] == "PASS"               # right on the lesson's small scores
+
+
+def test_patching_math_exp_cannot_change_the_expected_answers(runner):
+    lines = report_of(runner, PATCHES_EXP)
+    first = lines.index("  FAIL  lesson's first weight")
+    assert lines[first + 2].split() == ["expected:", "[0.670,", "0.330]"]   # the lesson's own
+    assert lines[first + 3].split() == ["got:", "[0.500,", "0.500]"]         # exp patched to 1
+
+
+def test_a_check_that_never_returns_is_stopped_then_the_next_run_works(runner, tmp_path):
+    source = (SAMPLES / "never_returns.py").read_text()
+    lines, status, seconds = check_in_page(runner, source, key=False)
+    stopped = runner.page.evaluate("() => lessonRunner.runners[0].timings.stopped")
+    print(f"\nnever_returns: the call was stopped after {stopped[-1]:.2f} s "
+          f"(time limit {TIME_LIMIT:g} s); the report came {seconds:.2f} s after Run")
+    assert TIME_LIMIT <= stopped[-1] <= TIME_LIMIT + 2     # a timer, give or take a busy machine
+    assert comparable(lines) == comparable(check_with_cli(tmp_path, source))
+    assert any("never returned" in line for line in lines)
+    assert lines[-1] in status
+    lines, _, seconds = check_in_page(runner, CASES["correct_lists"][0])
+    assert lines[-1] == f"{CHECKS} passed, 0 failed"
+
+
+def test_what_the_code_prints_is_shown_with_its_check(runner):
+    lines = report_of(runner, PRINTS)
+    printed = lines.index("While loading, your file printed:")
+    assert lines[printed + 1:printed + 3] == ["printed:  hello from the top of the file",
+                                              "          to the real stdout"]
+    one_hot = lines.index("  PASS  one-hot is 0")
+    assert lines[one_hot + 1] == "        stderr:   entropy of [1.0, 0.0, 0.0]"
+    assert lines[-1] == f"{CHECKS} passed, 0 failed"
+
+
+# --- The editor ------------------------------------------------------------------
+
+def test_the_editor_keeps_the_text_and_resets_to_the_starter(runner):
+    page = runner.page
+    page.fill(".lr-code", "def softmax(x, axis=-1):\n    return x\n")
+    page.reload()
+    page.wait_for_function("() => document.querySelector('.lesson-runner').dataset.state === 'ready'",
+                           timeout=90_000)
+    assert page.input_value(".lr-code") == "def softmax(x, axis=-1):\n    return x\n"
+    page.click(".lr-reset")
+    assert page.input_value(".lr-code") == STARTER
+    page.reload()
+    page.wait_for_function("() => document.querySelector('.lesson-runner').dataset.state === 'ready'",
+                           timeout=90_000)
+    assert page.input_value(".lr-code") == STARTER
+
+
+def test_enter_keeps_the_indent_and_tab_leaves_the_editor(runner):
+    page = runner.page
+    page.fill(".lr-code", "")
+    page.focus(".lr-code")
+    page.keyboard.type("def entropy(w):")
+    page.keyboard.press("Enter")
+    page.keyboard.type("total = 0")
+    page.keyboard.press("Enter")
+    page.keyboard.type("return total")
+    assert page.input_value(".lr-code") == "def entropy(w):\n    total = 0\n    return total"
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.className").startswith("md-button")
+    page.click(".lr-reset")
+
+
+def test_while_python_starts_the_page_says_so(runner):
+    state, progress, status = runner.first_words
+    assert state == "starting" and progress
+    assert status.startswith("Starting Python in the page") and " MB " in status
+    assert not runner.page.is_visible(".lr-progress")        # gone once it is ready
+
+
+def test_the_result_is_announced_and_the_controls_are_labelled(runner):
+    page = runner.page
+    status = page.locator(".lr-status")
+    assert status.get_attribute("role") == "status"
+    assert status.get_attribute("aria-live") == "polite"
+    assert page.locator("label[for=lesson-runner-code]").count() == 1
+    assert page.get_attribute(".lr-code", "aria-describedby") == "lesson-runner-help"
+    assert page.locator(".lr-run").inner_text() == "Run the checks"
+
+
+# --- Where Python cannot run -------------------------------------------------------
+
+def test_from_disk_the_page_says_how_to_check(browser, built_site):
+    view = View(browser, (built_site / "exercises.html").as_uri())
+    view.page.wait_for_function("() => document.querySelector('.lesson-runner').dataset.state === 'disk'")
+    status = view.status()
+    assert "python3 -m http.server -d site" in status
+    assert f"python -m lesson check {FILENAME}" in status
+    assert view.page.is_disabled(".lr-run")
+    assert view.page.input_value(".lr-code") == STARTER
+    assert view.errors == []
+    assert all(url.startswith("file:") for url in view.requests), view.requests
+    view.close()
+
+
+def test_when_python_cannot_start_the_page_says_so_within_seconds(browser, site, serve):
+    view = View(browser, serve(site) + "exercises.html", missing="**/pyodide.asm.wasm")
+    view.page.wait_for_function("() => document.querySelector('.lesson-runner').dataset.state === 'failed'",
+                                timeout=30_000)
+    seconds = time.perf_counter() - view.opened
+    print(f"\nno interpreter on the server: the page said so after {seconds:.1f} s")
+    assert seconds < 20
+    assert "could not start" in view.status()
+    assert f"python -m lesson check {FILENAME}" in view.status()
+    assert view.page.is_disabled(".lr-run")
+    view.close()
+
+
+def test_built_without_npm_ci_the_site_builds_and_the_editor_says_so(browser, serve, tmp_path):
+    copy = tmp_path / "project"
+    runtime = ROOT / "docs" / "assets" / "runner" / "pyodide"     # what npm ci copies
+
+    def left_out(folder, names):
+        return {name for name in names
+                if name in ("node_modules", ".venv", "venv", ".git", "site", "__pycache__",
+                            ".pytest_cache", ".hypothesis")
+                or pathlib.Path(folder, name) == runtime}
+    shutil.copytree(ROOT, copy, ignore=left_out)
+    built = tmp_path / "site"
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(built)],
+        cwd=copy, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
+        capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert not (built / "assets" / "runner" / "pyodide").exists()
+    view = View(browser, serve(built) + "exercises.html")
+    view.page.wait_for_function(
+        "() => document.querySelector('.lesson-runner').dataset.state === 'unavailable'")
+    status = view.status()
+    assert "not bundled in this build" in status
+    assert f"python -m lesson check {FILENAME}" in status
+    assert view.page.input_value(".lr-code") == STARTER
+    assert view.errors == [] and view.outside == []
+    view.close()
+
+
+def test_bytes_the_runtime_adds_to_the_site(site):
+    """A figure, not a bound: what the editor costs the site, raw and gzipped."""
+    files = [path for path in (site / "assets" / "runner").rglob("*") if path.is_file()]
+    sizes = {path.name: path.stat().st_size for path in files}
+    blobs = [path.read_bytes() for path in files]
+    page = (site / "exercises.html").read_text(encoding="utf-8")
+    blobs.append(re.search(r'<script type="application/json" class="lr-lesson">(.*?)</script>',
+                           page, re.S).group(1).encode())       # the lesson's modules
+    raw, gzipped = sum(map(len, blobs)), sum(len(gzip.compress(b, 6)) for b in blobs)
+    print(f"\nthe editor adds {raw:,} bytes to the site, {gzipped:,} gzipped "
+          f"({sizes['pyodide.asm.wasm']:,} raw are the interpreter, "
+          f"{sizes['python_stdlib.zip']:,} the standard library, {len(blobs[-1]):,} "
+          f"the lesson's modules in the page)")
+    assert set(sizes) >= {"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
+                          "python_stdlib.zip", "pyodide-lock.json", "runner.js", "worker.js",
+                          "runner.css"}
+    assert "def call_check(" in json.loads(blobs[-1])["exercise.py"]
