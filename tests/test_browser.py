@@ -361,3 +361,58 @@ def test_not_found_page_works_from_disk(visit, built_site):
     page.wait_for_selector(".md-search-result__item", timeout=15000)
     page.remove_listener("requestfailed", record)
     assert failed == []
+
+
+# What each copy button put on the clipboard, next to the code it copies.
+# Material copies with clipboard.js, which writes through a hidden textarea and
+# execCommand("copy"); the page's copy event sees that textarea's selection.
+CLICK_EVERY_COPY_BUTTON = """async () => {
+    const copied = [];
+    let last = null;
+    document.addEventListener('copy', () => {
+        const box = document.activeElement;
+        last = box && box.tagName === 'TEXTAREA' ? box.value : String(getSelection());
+    }, true);
+    for (const button of document.querySelectorAll('article button[data-clipboard-target]')) {
+        const code = document.querySelector(button.getAttribute('data-clipboard-target'));
+        last = null;
+        button.scrollIntoView();
+        button.click();
+        await new Promise(resolve => setTimeout(resolve, 0));
+        copied.push({text: code.textContent, copied: last,
+                     language: (code.closest('.highlight') || code.parentElement).className});
+    }
+    return copied;
+}"""
+
+
+@pytest.mark.parametrize("width", [PHONE, 1280])
+@pytest.mark.parametrize("name", PAGES)
+def test_copy_button_copies_the_code_as_written(visit, name, width):
+    """The copy button on every code block copies its lines exactly: no line
+    doubled, added or lost, whatever the page's layout does to wrap them."""
+    page = visit(name, width=width)
+    show_everything(page)
+    blocks = page.evaluate(CLICK_EVERY_COPY_BUTTON)
+    for block in blocks:
+        assert block["copied"] is not None, f"no copy happened for {block['text'][:40]!r}"
+        assert block["copied"] == block["text"].rstrip(), \
+            f"{block['language']}: copied text differs from the code\n{block['copied'][:300]!r}"
+
+
+def test_a_copied_listing_runs_its_examples(visit, tmp_path):
+    """A source listing on In code, copied with its button into a fresh file in an
+    empty folder, passes `python -m doctest`, as the page promises."""
+    import subprocess
+    import sys
+    page = visit("in-code", width=PHONE)
+    show_everything(page)
+    listings = [b["copied"] for b in page.evaluate(CLICK_EVERY_COPY_BUTTON)
+                if "language-python" in b["language"] and ">>> " in (b["copied"] or "")]
+    assert listings, "In code shows no Python listing with examples"
+    for number, listing in enumerate(listings):
+        path = tmp_path / f"listing_{number}.py"
+        path.write_text(listing + "\n", encoding="utf-8")
+        result = subprocess.run([sys.executable, "-m", "doctest", path.name], cwd=tmp_path,
+                                capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, f"{path.name}:\n{listing[:400]}\n{result.stdout[-2000:]}"
