@@ -416,3 +416,24 @@ def test_a_copied_listing_runs_its_examples(visit, tmp_path):
         result = subprocess.run([sys.executable, "-m", "doctest", path.name], cwd=tmp_path,
                                 capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, f"{path.name}:\n{listing[:400]}\n{result.stdout[-2000:]}"
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("width", [PHONE, 1280])
+@pytest.mark.parametrize("name", ["index", "check", "why-softmax", "why-scaling"])
+def test_quiz_questions_sit_inside_their_box(visit, name, width, scheme):
+    """A question of several lines is inside its box, under the whole top border,
+    not drawn across it."""
+    page = visit(name, scheme=scheme, width=width)
+    boxes = page.evaluate("""() => [...document.querySelectorAll('.lesson-quiz fieldset')].map(f => {
+        const box = f.getBoundingClientRect(), legend = f.querySelector('legend').getBoundingClientRect();
+        const border = parseFloat(getComputedStyle(f).borderTopWidth);
+        return {question: f.querySelector('legend').textContent.slice(0, 40), border,
+                above: box.top + border - legend.top, left: box.left - legend.left,
+                right: legend.right - box.right, below: legend.bottom - box.bottom};
+    })""")
+    assert boxes, f"{name} has no quiz"
+    for box in boxes:
+        assert box["border"] > 0, f"{box['question']}: the box has no top border"
+        assert max(box["above"], box["left"], box["right"], box["below"]) <= 0, \
+            f"{box['question']!r} is not inside its box: {box}"
