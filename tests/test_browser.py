@@ -437,3 +437,46 @@ def test_quiz_questions_sit_inside_their_box(visit, name, width, scheme):
         assert box["border"] > 0, f"{box['question']}: the box has no top border"
         assert max(box["above"], box["left"], box["right"], box["below"]) <= 0, \
             f"{box['question']!r} is not inside its box: {box}"
+
+
+# Code lines laid out on more than one row whose later rows start at or left
+# of the line's first character: they read as a new line of code.
+WRAPPED_TO_THE_LEFT = """() => {
+    const found = [];
+    const lines = document.querySelectorAll(
+        'article .highlight pre > code > span:is([id^="__span"], .lesson-report-line)');
+    for (const line of lines) {
+        if (!line.getClientRects().length) continue;
+        const walk = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+        let start = null;
+        for (let node; !start && (node = walk.nextNode());) {
+            const at = node.textContent.search(/\\S/);
+            if (at < 0) continue;
+            const range = document.createRange();
+            range.setStart(node, at);
+            range.setEnd(node, at + 1);
+            start = range.getBoundingClientRect();
+        }
+        if (!start) continue;
+        const all = document.createRange();
+        all.selectNodeContents(line);
+        for (const r of all.getClientRects()) {
+            if (r.width < 1 || r.top < start.bottom - 1) continue;     // the first row
+            if (r.left <= start.left + 1) {
+                found.push(`${line.textContent.trim().slice(0, 50)} (row at ${Math.round(r.left - start.left)}px)`);
+                break;
+            }
+        }
+    }
+    return found;
+}"""
+
+
+@pytest.mark.parametrize("name", ["in-code", "exercises", "reference", "check", "api"])
+def test_a_wrapped_code_line_hangs_under_its_own_text(visit, name):
+    """On a phone a long line of code, or of the checker's report, wraps with its
+    later rows indented past its own first character."""
+    page = visit(name, width=PHONE)
+    show_everything(page)
+    found = page.evaluate(WRAPPED_TO_THE_LEFT)
+    assert found == [], f"lines that wrap back to or left of their start: {found}"

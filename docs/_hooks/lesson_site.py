@@ -265,8 +265,10 @@ def checker_json(sample, name):
     return f"```json\n{text}\n```"
 
 
-FIELD = re.compile(r"( *)((?:[a-z]+: +)|(?:PASS|FAIL)  )?")
-MIN_HANG = 4            # a wrapped line with no field of its own is still indented
+# A report line's indent, then its label ("got:", "not done yet:", "FAIL"):
+# a wrapped line hangs under the text after the label.
+FIELD = re.compile(r"( *)((?:[a-z][a-z ]{0,20}?: +)|(?:PASS|FAIL)  )?")
+MIN_HANG = 4            # a wrapped line with no label is still indented
 
 
 def report_html(lines):
@@ -279,7 +281,7 @@ def report_html(lines):
     spans = []
     for line in lines:
         match = FIELD.match(line)
-        hang = len(match.group(1)) + len(match.group(2) or "") or MIN_HANG
+        hang = len(match.group(1)) + len(match.group(2) or " " * MIN_HANG)
         spans.append(f'<span class="lesson-report-line" style="padding-left:{hang}ch;'
                      f'text-indent:-{hang}ch">{html.escape(line)}\n</span>')
     return ('<div class="language-text highlight lesson-report"><pre><code>'
