@@ -25,7 +25,7 @@ import statistics
 
 import lesson
 from lesson import example
-from lesson.tables import fmt, fmt_list
+from lesson.tables import TABLE_HEADER, fmt, fmt_list
 
 NEG_INF = -math.inf
 
@@ -96,7 +96,9 @@ def table_source():
 
 
 def widget_attributes():
-    """The widget's data: scores, value vectors, and what an all-masked row gets."""
+    """The widget's data: scores, value vectors, the table's column headers
+    (the static table prints the same TABLE_HEADER), and what an all-masked
+    row gets."""
     try:
         lesson.softmax([NEG_INF, NEG_INF])
     except ValueError as error:
@@ -105,7 +107,8 @@ def widget_attributes():
         raise AssertionError("softmax of an all-masked row must raise")
     scores = " ".join(repr(s) for s in example.TABLE_SCORES)
     values = " ".join(f"{x},{y}" for x, y in WIDGET_VALUES)
-    return (f'data-scores="{scores}" data-values="{values}" '
+    headers = html.escape(json.dumps(TABLE_HEADER), quote=True)
+    return (f'data-scores="{scores}" data-values="{values}" data-headers="{headers}" '
             f'data-all-masked="{html.escape(all_masked, quote=True)}"')
 
 
