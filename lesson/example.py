@@ -26,7 +26,7 @@ K = [[1, 0], [0, 1]]
 V = [[2, 0], [0, 2]]
 
 # The table's scores: the first is the worked example's 1/sqrt(2), which the
-# lesson page shows rounded as 0.71.
+# pages print to four places, 0.7071.
 TABLE_SCORES = [1 / math.sqrt(2), 0.0, -1.0]
 
 # A causal self-attention example: four tokens, each a 2-d vector used as

@@ -189,7 +189,7 @@ def test_answer_boxes_accept_reasonable_forms(open_page):
         assert "0.670" in said
     for text in ["2", "2.0"]:
         assert "is-right" in submit(view, "four-weights", text)[0]
-    for text in ["0.5", ".5", "1/2", "[0.5, 0.5]"]:
+    for text in ["0.5", ".5", "1/2", "[0.5, 0.5]", "0.5 each", "50%", "50 %", "[1/2, 1/2]"]:
         assert "is-right" in submit(view, "large-scores", text, key=True)[0], text
     assert view.errors == []
 
@@ -204,7 +204,13 @@ def test_answer_boxes_diagnose_the_common_mistakes(open_page, built_site):
     verdict, said = submit(view, "first-weight", "0.731")
     assert said == says(first, softmax([1, 0])[0]) and "unscaled" in said
     verdict, said = submit(view, "first-weight", "0.669")          # cut off, not rounded
-    assert "is-close" in verdict and "0.670" in said
+    assert "is-close" in verdict and "0.670" in said and "cutting it off" in said
+    verdict, said = submit(view, "first-weight", "0.671")          # close, but not a cut-off
+    assert "is-close" in verdict and "cutting" not in said and "0.671" in said
+    verdict, said = submit(view, "large-scores", "[1,1]")          # a list, not 1.1
+    assert "is-wrong" in verdict and said == says(large, 1.0)
+    verdict, said = submit(view, "large-scores", "[0,5]")          # a list: 0 and 5
+    assert "is-wrong" in verdict and said == says(large, 0.0)
     verdict, said = submit(view, "four-weights", "1")
     assert said == says(four, 1.0) and "whole" in said
     for text in ["nan", "overflow", "inf", "NaN (overflow)"]:

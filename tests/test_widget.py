@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from lesson import entropy, softmax
-from lesson.tables import fmt
+from lesson.tables import TABLE_HEADER, fmt
 from lesson.example import TABLE_SCORES
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "docs" / "_hooks"))
@@ -29,12 +29,15 @@ def shown(view):
 
 
 def fmt_weight(w):
-    """A weight as the widget shows it: only an exact 0 shows as 0."""
+    """A weight as the widget shows it: four decimals, so a list reads evenly;
+    only an exact 0 or 1 shows without them."""
+    if w in (0, 1):
+        return str(int(w))
     if 0 < w < 0.00005:
         return "<0.0001"
     if 0.99995 <= w < 1:
         return ">0.9999"
-    return fmt(w)
+    return f"{w:.4f}"
 
 
 def expected_weights(scores, temperature):
@@ -46,7 +49,11 @@ def test_widget_starts_at_the_lessons_table(open_page):
     scores, t, weights, summary = shown(view)
     assert scores == pytest.approx(TABLE_SCORES, abs=0) and t == 1
     assert weights == ["0.5972", "0.2945", "0.1083"] == expected_weights(TABLE_SCORES, 1)
-    assert view.page.input_value("#softmax-widget-0-s1") == "0.71"
+    # The first slider holds 1/sqrt(2) exactly, as the lesson does, not 0.71.
+    # (A range input keeps 15 significant digits; the widget holds the float.)
+    assert float(view.page.input_value("#softmax-widget-0-s1")) == \
+        pytest.approx(TABLE_SCORES[0], rel=1e-14)
+    assert view.page.inner_text("#softmax-widget-0-s1 + output") == fmt(TABLE_SCORES[0])
     assert "Sum of the weights: 1." in summary
     assert f"Entropy: {fmt(entropy(softmax(TABLE_SCORES)))} nats" in summary
     assert view.errors == []
@@ -166,7 +173,7 @@ def test_masking_a_key_gives_it_weight_exactly_zero_and_renormalises_the_rest(op
     view.page.check("#softmax-widget-0-m2")
     scores, t, weights, summary = shown(view)
     expected = softmax([scores[0], NEG_INF, scores[2]])
-    assert weights == [fmt(expected[0]), "0", fmt(expected[2])]
+    assert weights == [fmt_weight(expected[0]), "0", fmt_weight(expected[2])]
     assert table(view)[2][1:3] == ["-inf", "-inf"]
     assert "Sum of the weights: 1." in summary
     view.page.uncheck("#softmax-widget-0-m2")
@@ -208,6 +215,7 @@ def test_headers_are_the_static_tables_and_name_the_temperature(browser, built_s
     context.close()
     view = open_page("index")
     assert table(view)[0] == static                   # no text changes when JS loads
+    assert static == list(TABLE_HEADER)               # one spelling: the lesson's own
     view.page.fill("#softmax-widget-0-t", "0.5")
     live = table(view)[0]
     assert live == [h if i == 0 else h.replace("score", "score/T") for i, h in enumerate(static)]
@@ -242,7 +250,9 @@ def test_output_is_the_weighted_mix_of_the_values_and_moves(open_page):
         w = softmax(scores)
         expected = [math.fsum(wi * v[j] for wi, v in zip(w, values)) for j in (0, 1)]
         assert output() == pytest.approx(expected, abs=1e-12)
-        assert f"[{fmt(expected[0])}, {fmt(expected[1])}]" in view.page.inner_text(".sw-mix")
+        mix = view.page.inner_text(".sw-mix")
+        assert f"[{fmt(expected[0])}, {fmt(expected[1])}]" in mix
+        assert "before rounding" in mix          # O is not worked from the rounded terms
         cx, cy = map(float, dot())
         assert (cx, -cy) == pytest.approx((40 * expected[0], 40 * expected[1]), abs=0.01)
     view.page.check("#softmax-widget-0-m1")
@@ -340,16 +350,27 @@ def test_widget_colours_have_contrast(open_page, scheme):
         assert luminance(track) < 0.3, "a dark page's slider track must not be bright white"
 
 
-def test_every_weight_is_visible_on_a_phone(open_page, shots):
+@pytest.mark.parametrize("keys", [3, 8])
+def test_every_weight_and_score_minus_max_is_visible_on_a_phone(open_page, shots, keys):
     view = open_page("index", width=390)
     page = view.page
+    for _ in range(keys - 3):
+        page.locator("text=Add a key").click()
+    page.fill("#softmax-widget-0-s2", "-4.5")           # the widest numbers: -5.2071
+    page.fill("#softmax-widget-0-t", "0.3")             # and the longest headers
+    page.fill("#softmax-widget-0-c", "-3.3")
     page.locator(".softmax-widget").scroll_into_view_if_needed()
-    page.screenshot(path=os.path.join(shots, "widget-phone.png"))
+    page.screenshot(path=os.path.join(shots, f"widget-phone-{keys}.png"), full_page=True)
     wrap = page.locator(".sw-table-wrap")
     assert wrap.evaluate("e => e.scrollWidth <= e.clientWidth")
-    for cell in page.locator(".softmax-widget table tr td:last-child").all():
-        box = cell.bounding_box()
-        assert box["x"] + box["width"] <= 390
+    headers = table(view)[0]
+    for column in (3, 5):                               # score - max, and the weight
+        assert "max" in headers[2] and "weight" in headers[4]
+        for cell in page.locator(f".softmax-widget table tr > :nth-child({column})").all():
+            assert cell.is_visible()
+            box = cell.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert page.locator(".sw-narrow-note").is_visible()
     label = page.locator("label[for=softmax-widget-0-t]")
     assert label.evaluate("e => e.getBoundingClientRect().height") < 30   # one line
 
@@ -381,3 +402,40 @@ def test_mask_and_shift_work_from_the_keyboard(open_page):
     assert view.page.evaluate("lessonWidget.widgets[0].shift") == pytest.approx(1.0)
     assert shown(view)[2] == before
     assert view.errors == []
+
+
+def test_reset_brings_back_the_lessons_table(open_page):
+    view = open_page("index")
+    start = table(view)
+    page = view.page
+    page.focus("#softmax-widget-0-s1")
+    page.keyboard.press("ArrowRight")                 # 1/sqrt(2) + 0.01, from the exact value
+    assert shown(view)[0][0] == pytest.approx(TABLE_SCORES[0] + 0.01, abs=1e-12)
+    page.fill("#softmax-widget-0-s3", "2")
+    page.check("#softmax-widget-0-m2")
+    page.fill("#softmax-widget-0-t", "0.5")
+    page.fill("#softmax-widget-0-c", "1.5")
+    page.locator("text=Add a key").click()
+    assert table(view) != start
+    page.locator("button", has_text="Reset").click()
+    scores, t, weights, _ = shown(view)
+    assert scores == TABLE_SCORES and t == 1           # exactly: 1/sqrt(2), not 0.71
+    assert page.evaluate("lessonWidget.widgets[0].shift") == 0
+    assert float(page.input_value("#softmax-widget-0-s1")) == pytest.approx(TABLE_SCORES[0],
+                                                                           rel=1e-14)
+    assert page.input_value("#softmax-widget-0-t") == "0"
+    assert page.input_value("#softmax-widget-0-c") == "0"
+    assert not page.is_checked("#softmax-widget-0-m2")
+    assert table(view) == start
+    assert view.errors == []
+
+
+def test_weights_in_the_widget_share_one_number_of_decimals(open_page):
+    view = open_page("index")
+    view.page.fill("#softmax-widget-0-s1", "-2.95")   # weights 0.0369, 0.7041, 0.2590
+    assert softmax([-2.95, 0, -1])[2] == pytest.approx(0.2590, abs=0.00005)
+    scores, t, weights, _ = shown(view)
+    assert weights == expected_weights(scores, t)
+    assert all(len(w.partition(".")[2]) == 4 for w in weights), weights
+    bars = view.page.eval_on_selector_all(".sw-bar-value", "b => b.map(e => e.textContent)")
+    assert bars == weights

@@ -25,13 +25,41 @@ import statistics
 
 import lesson
 from lesson import example
-from lesson.tables import fmt, fmt_list
+from lesson.tables import TABLE_HEADER, fmt, fmt_list
 
 NEG_INF = -math.inf
 
 
 def _list(values, digits=4):
     return fmt_list(values, digits)
+
+
+def _weights(values, digits=4):
+    """A list of weights, each with the same number of decimals, so a list reads
+    evenly: [0.5972, 0.2940, 0.1083], not [0.5972, 0.294, 0.1083].  A weight too
+    small for those decimals is shown to three significant figures, never as 0.
+
+    >>> _weights([0.6, 0.29403, 2.6e-9]), _weights([1.0, 0.0]), _weights([-0.0, 0.5], 2)
+    ('[0.6000, 0.2940, 2.6e-09]', '[1.0000, 0.0000]', '[0.00, 0.50]')
+    """
+    def one(w):
+        if w != 0 and abs(w) < 0.5 * 10 ** -digits:
+            return _g(w)
+        text = f"{w:.{digits}f}"
+        return text.lstrip("-") if float(text) == 0 else text
+    return "[" + ", ".join(one(w) for w in values) + "]"
+
+
+def shown_scores():
+    """The lesson's scores as the pages print them: 1/sqrt(2) to four places.
+
+    Every equation on a page is worked from these printed numbers, so that
+    softmax([0.7071, 0, -1]) = [...] is true for the 0.7071 a learner reads.
+
+    >>> shown_scores()
+    [0.7071, 0.0, -1.0]
+    """
+    return [float(fmt(s)) for s in example.TABLE_SCORES]
 
 
 def _g(value):
@@ -68,7 +96,9 @@ def table_source():
 
 
 def widget_attributes():
-    """The widget's data: scores, value vectors, and what an all-masked row gets."""
+    """The widget's data: scores, value vectors, the table's column headers
+    (the static table prints the same TABLE_HEADER), and what an all-masked
+    row gets."""
     try:
         lesson.softmax([NEG_INF, NEG_INF])
     except ValueError as error:
@@ -77,7 +107,8 @@ def widget_attributes():
         raise AssertionError("softmax of an all-masked row must raise")
     scores = " ".join(repr(s) for s in example.TABLE_SCORES)
     values = " ".join(f"{x},{y}" for x, y in WIDGET_VALUES)
-    return (f'data-scores="{scores}" data-values="{values}" '
+    headers = html.escape(json.dumps(TABLE_HEADER), quote=True)
+    return (f'data-scores="{scores}" data-values="{values}" data-headers="{headers}" '
             f'data-all-masked="{html.escape(all_masked, quote=True)}"')
 
 
@@ -106,54 +137,54 @@ def _rows():
 
 
 def _shift():
-    s = example.TABLE_SCORES
+    s = shown_scores()
     c = 5
     before, after = lesson.softmax(s), lesson.softmax([x + c for x in s])
     same = all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(before, after))
     assert same, "adding a constant must not move the weights"
     return (
-        f"Add {c} to each of the lesson's scores {_list(s, 2)}. What happens to the weights?",
+        f"Add {c} to each of the lesson's scores {_list(s)}. What happens to the weights?",
         [("Nothing: they stay the same", True,
           f"Only the differences between scores matter. Every e<sup>s</sup> is "
           f"multiplied by e<sup>{c}</sup> = {fmt(math.exp(c), 1)}, and that factor "
-          f"cancels in the division: softmax({_list([x + c for x in s], 2)}) = "
-          f"{_list(after)}, the same weights. Subtracting the maximum is this shift, "
+          f"cancels in the division: softmax({_list([x + c for x in s])}) = "
+          f"{_weights(after)}, the same weights. Subtracting the maximum is this shift, "
           f"with c = \u2212max."),
          ("Every weight grows, because every score grew", False,
           f"The weights still add up to 1, so they cannot all grow. Each exp grows "
           f"by the same factor e<sup>{c}</sup>, and dividing by the sum cancels it: "
-          f"the weights stay {_list(after)}."),
+          f"the weights stay {_weights(after)}."),
          ("The largest weight grows and the others shrink", False,
           f"That is what multiplying the scores by more than 1 does: it stretches the gaps "
           f"between them. Adding {c} moves every score by the same amount, so the "
-          f"gaps, and the weights {_list(after)}, stay as they were.")],
-        f"softmax({_list(s, 2)}) = {_list(before)} and "
-        f"softmax({_list([x + c for x in s], 2)}) = {_list(after)}.")
+          f"gaps, and the weights {_weights(after)}, stay as they were.")],
+        f"softmax({_list(s)}) = {_weights(before)} and "
+        f"softmax({_list([x + c for x in s])}) = {_weights(after)}.")
 
 
 def _double():
-    s = example.TABLE_SCORES
+    s = shown_scores()
     w, w2, half = (lesson.softmax(s), lesson.softmax([2 * x for x in s]),
                    lesson.softmax([x / 2 for x in s]))
     return (
-        f"Multiply each of the lesson's scores {_list(s, 2)} by 2. "
+        f"Multiply each of the lesson's scores {_list(s)} by 2. "
         f"What happens to the weights?",
         [("They stay the same", False,
           f"Only adding a constant leaves the weights alone. Doubling the scores "
-          f"doubles the gaps between them, so the weights change from {_list(w)} "
-          f"to {_list(w2)}."),
+          f"doubles the gaps between them, so the weights change from {_weights(w)} "
+          f"to {_weights(w2)}."),
          ("They get sharper: the largest grows, the others shrink", True,
-          f"softmax({_list([2 * x for x in s], 2)}) = {_list(w2)}, against "
-          f"{_list(w)} before. Doubling the scores is a temperature of T = 0.5."),
+          f"softmax({_list([2 * x for x in s])}) = {_weights(w2)}, against "
+          f"{_weights(w)} before. Doubling the scores is a temperature of T = 0.5."),
          ("Every weight doubles", False,
           f"The weights always add up to 1, so they cannot all double. "
           f"e<sup>2s</sup> = (e<sup>s</sup>)<sup>2</sup>: the exps are squared, "
-          f"then normalised, giving {_list(w2)}."),
+          f"then normalised, giving {_weights(w2)}."),
          ("They get flatter, closer to equal", False,
-          f"That is what halving the scores does (T = 2): {_list(half)}. Doubling "
-          f"stretches the gaps, giving {_list(w2)}.")],
-        f"softmax({_list(s, 2)}) = {_list(w)}; doubled, {_list(w2)}; halved, "
-        f"{_list(half)}.")
+          f"That is what halving the scores does (T = 2): {_weights(half)}. Doubling "
+          f"stretches the gaps, giving {_weights(w2)}.")],
+        f"softmax({_list(s)}) = {_weights(w)}; doubled, {_weights(w2)}; halved, "
+        f"{_weights(half)}.")
 
 
 def _tiny():
@@ -179,8 +210,7 @@ def _tiny():
 def _temperature():
     s = example.TABLE_SCORES
     cold, hot = (lesson.softmax([x / 0.1 for x in s]), lesson.softmax([x / 100 for x in s]))
-    shown = (f"T = 0.1 gives [{', '.join(map(_g, cold))}]; T = 100 gives "
-             f"[{', '.join(map(_g, hot))}]")
+    shown = f"T = 0.1 gives {_weights(cold)}; T = 100 gives {_weights(hot)}"
     return (
         "Softmax with temperature divides every score by T first. What do the "
         "weights tend to as T \u2192 0, and as T \u2192 \u221e?",
@@ -210,19 +240,19 @@ def _mask():
         "Where does the mask go?",
         [("Add \u2212\u221e to key 2's score, before softmax", True,
           f"Then key 1 takes all the weight: attention(q, K, V, mask=[0, \u2212inf]) "
-          f"gives weights {_list(masked_w)} and output {_list(masked_out)}. The keys "
+          f"gives weights {_weights(masked_w)} and output {_list(masked_out)}. The keys "
           f"that may be seen always share a total weight of 1."),
          ("Run softmax, then set key 2's weight to 0", False,
-          f"Then the weights no longer add up to 1: softmax gives {_list(w)}, and "
-          f"zeroing the second leaves {_list(zeroed)}, which sums to "
+          f"Then the weights no longer add up to 1: softmax gives {_weights(w)}, and "
+          f"zeroing the second leaves {_weights(zeroed)}, which sums to "
           f"{fmt(math.fsum(zeroed))}. The output shrinks to {_list(zeroed_out)} "
           f"instead of {_list(masked_out)}."),
          ("Set key 2's score to 0, before softmax", False,
           f"A score of 0 is not \"no attention\": e<sup>0</sup> = 1. Key 2's scaled "
           f"score is already {fmt(scores[1])} here, and it still gets weight "
           f"{fmt(w[1])}. Only \u2212\u221e gives a weight of exactly 0.")],
-        f"Masked before softmax: weights {_list(masked_w)}, output "
-        f"{_list(masked_out)}. Zeroed after: {_list(zeroed)}, output {_list(zeroed_out)}.")
+        f"Masked before softmax: weights {_weights(masked_w)}, output "
+        f"{_list(masked_out)}. Zeroed after: {_weights(zeroed)}, output {_list(zeroed_out)}.")
 
 
 def divide_by_sum(scores):
@@ -234,29 +264,29 @@ def divide_by_sum(scores):
 
 
 def _divide():
-    s = example.TABLE_SCORES
+    s = shown_scores()
     naive = divide_by_sum(s)
     return (
         "Why not turn scores into weights by dividing each by their sum, "
         "w<sub>i</sub> = s<sub>i</sub> / \u03a3 s<sub>j</sub>?",
         [("Scores can be negative: the weights can go negative, or the sum can be 0", True,
-          f"The lesson's scores {_list(s, 2)} sum to {fmt(math.fsum(s))}, so dividing "
-          f"gives {_list(naive, 2)}: the largest score gets a negative weight. "
+          f"The lesson's scores {_list(s)} sum to {fmt(math.fsum(s))}, so dividing "
+          f"gives {_weights(naive)}: the largest score gets a negative weight. "
           f"[1, \u22121] sums to 0, and there is nothing to divide by. Exponentiating "
           f"first makes every term positive."),
          ("Nothing is wrong with it; softmax is just faster", False,
           f"Softmax is not faster: exp costs more than a division. The trouble is "
-          f"negative scores: {_list(s, 2)} would get the weights {_list(naive, 2)}."),
+          f"negative scores: {_list(s)} would get the weights {_weights(naive)}."),
          ("The results would not add up to 1", False,
           f"They do add up to 1 whenever the sum is not 0: "
-          f"{_list(naive, 2)} sums to {fmt(math.fsum(naive))}. The trouble is the "
+          f"{_weights(naive)} sums to {fmt(math.fsum(naive))}. The trouble is the "
           f"sign: a negative weight, and for the largest score.")],
-        f"Divided by their sum, {_list(s, 2)} become {_list(naive, 2)}; softmax "
-        f"gives {_list(lesson.softmax(s))}.")
+        f"Divided by their sum, {_list(s)} become {_weights(naive)}; softmax "
+        f"gives {_weights(lesson.softmax(s))}.")
 
 
 def _argmax():
-    s = example.TABLE_SCORES
+    s = shown_scores()
     w = lesson.softmax(s)
     slope = w[0] * (1 - w[0])
     return (
@@ -274,8 +304,8 @@ def _argmax():
           "gradient is 0 and a model cannot learn its scores from it."),
          ("They give the same weights anyway", False,
           f"Only as the temperature goes to 0. At T = 1 the lesson's weights are "
-          f"{_list(w)}: every key contributes to the output, not just the first.")],
-        f"softmax({_list(s, 2)}) = {_list(w)}; argmax gives [1, 0, 0].")
+          f"{_weights(w)}: every key contributes to the output, not just the first.")],
+        f"softmax({_list(s)}) = {_weights(w)}; argmax gives [1, 0, 0].")
 
 
 def _scaling():
@@ -463,11 +493,11 @@ def why_softmax(part):
     if part == "compare":
         rows = ["| scores | divided by their sum | softmax | hard argmax |",
                 "| :--- | ---: | ---: | ---: |"]
-        for scores in ([3, 1, 0.5], example.TABLE_SCORES, [1, -1]):
+        for scores in ([3, 1, 0.5], shown_scores(), [1, -1]):
             naive = divide_by_sum(scores)
-            naive = _list(naive, 2) if naive is not None else "none: the sum is 0"
-            rows.append(f"| {_list(scores, 2)} | {naive} | "
-                        f"{_list(lesson.softmax(scores), 2)} | "
+            naive = _weights(naive, 2) if naive is not None else "none: the sum is 0"
+            rows.append(f"| {_list(scores)} | {naive} | "
+                        f"{_weights(lesson.softmax(scores), 2)} | "
                         f"{_list(_argmax_row(scores), 0)} |")
         return compact("\n".join(rows))
     if part == "temperature":
@@ -475,12 +505,13 @@ def why_softmax(part):
         rows = ["| T | weights | entropy (nats) |", "| ---: | ---: | ---: |"]
         for T in (100, 10, 1, 0.5, 0.1, 0.01):
             w = lesson.softmax([x / T for x in s])
-            rows.append(f"| {T:g} | [{', '.join(_g(x) for x in w)}] | "
+            rows.append(f"| {T:g} | {_weights(w)} | "
                         f"{fmt(lesson.entropy(w))} |")
         return compact("\n".join(rows)) + (
             f"\n\nargmax of the same scores: {_list(_argmax_row(s), 0)}; "
-            f"equal weights: [{', '.join(_g(1 / len(s)) for _ in s)}], "
-            f"entropy ln {len(s)} = {fmt(math.log(len(s)))}.\n"
+            f"equal weights: {_weights([1 / len(s)] * len(s))}, "
+            f"entropy ln {len(s)} = {fmt(math.log(len(s)))}. A weight too small for "
+            f"four decimals is shown to three significant figures: it is not 0.\n"
             "{ .lesson-table-caption }")
     if part == "figure":
         return _soft_argmax_figure()

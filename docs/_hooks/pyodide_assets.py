@@ -30,7 +30,7 @@ from markdown.postprocessors import Postprocessor
 from lesson import exercise
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-RUNTIME = ROOT / "docs" / "assets" / "runner" / "pyodide"
+RUNTIME_IN_PROJECT = pathlib.Path("docs", "assets", "runner", "pyodide")
 LESSON = ROOT / "lesson"
 
 # What loadPyodide() fetches to start CPython with its standard library: the
@@ -45,8 +45,20 @@ FILENAME = "softmax_exercise.py"
 RUNNER = "assets/runner/"          # from the Exercises page, at the site's root
 
 
-def runtime_version(folder=RUNTIME):
+def runtime_folder():
+    """Where the project being built keeps the runtime that ``npm ci`` copies.
+
+    The site builder copies it from the project it builds: MkDocs and Zensical
+    run in the folder of ``mkdocs.yml``, which may be another copy of the
+    project than the one this package was installed from.
+    """
+    here = pathlib.Path.cwd()
+    return (here if (here / "mkdocs.yml").is_file() else ROOT) / RUNTIME_IN_PROJECT
+
+
+def runtime_version(folder=None):
     """The bundled Pyodide version, or None when ``npm ci`` has not been run."""
+    folder = folder or runtime_folder()
     if not all((folder / name).is_file() for name in RUNTIME_FILES + ("package.json",)):
         return None
     return json.loads((folder / "package.json").read_text(encoding="utf-8"))["version"]
@@ -65,7 +77,8 @@ def editor(version=None):
     JSON of the lesson's modules.
     """
     starter = exercise.STARTER.format(name=FILENAME)
-    size = sum((RUNTIME / name).stat().st_size for name in RUNTIME_FILES) if version else 0
+    size = (sum((runtime_folder() / name).stat().st_size for name in RUNTIME_FILES)
+            if version else 0)
     data = {
         "runner": RUNNER,
         "runtime": "bundled" if version else "missing",

@@ -9,8 +9,9 @@
  *   explanation comes from the option's entry in "Show the answer", which is
  *   what a reader without JavaScript opens instead.
  * - form.lesson-answer: a box for a by-hand answer, hidden without JavaScript.
- *   It accepts 0.670, .67, 0.6698 or 0,670 where the question asks for 3
- *   decimals, and names the mistake behind common wrong answers.
+ *   It accepts 0.670, .67, 0.6698, 0,670 or 67% where the question asks for 3
+ *   decimals ("0.5 each", "1/2" or "[0.5, 0.5]" where it asks for each
+ *   weight), and names the mistake behind common wrong answers.
  */
 (function () {
   "use strict";
@@ -45,20 +46,29 @@
   /* --- Answer boxes ------------------------------------------------------ */
 
   /* The numbers in what a learner typed: "0.670", ".67", "0,670", "1/2",
-     "[0.5, 0.5]". A lone number with a comma, "0,670", has a decimal comma. */
+     "50%", "0.5 each", "[0.5, 0.5]". A lone number with a comma, "0,670", has
+     a decimal comma; inside brackets, "[1,1]", commas separate a list. */
   function numbers(text) {
-    var cleaned = text.replace(/[\[\]()]/g, " ").trim();
-    if (/^[+\-\u2212]?\d*,\d+$/.test(cleaned)) {        /* 0,670: a decimal comma */
+    var listed = /[\[\]]/.test(text);
+    var cleaned = text.replace(/\b(each|both|apiece)\b/gi, " ")
+      .replace(/[\[\]()]/g, " ").trim();
+    if (!listed && /^[+\-\u2212]?\d*,\d+$/.test(cleaned)) {   /* 0,670: a decimal comma */
       cleaned = cleaned.replace(",", ".");
     }
+    cleaned = cleaned.replace(/(\d)\s+%/g, "$1%");          /* "50 %" is "50%" */
     var parts = cleaned.split(/[\s,;]+/).filter(function (p) { return p !== ""; });
     return parts.map(function (part) {
+      var percent = /%$/.test(part);
+      if (percent) { part = part.slice(0, -1); }
+      var x;
       var fraction = /^([+\-\u2212]?\d*\.?\d+)\/(\d*\.?\d+)$/.exec(part);
       if (fraction) {
-        return Number(fraction[1].replace("\u2212", "-")) / Number(fraction[2]);
+        x = Number(fraction[1].replace("\u2212", "-")) / Number(fraction[2]);
+      } else {
+        x = /^[+\-\u2212]?(\d+\.?\d*|\.\d+)(e[+\-]?\d+)?$/i.test(part)
+          ? Number(part.replace("\u2212", "-")) : NaN;
       }
-      return /^[+\-\u2212]?(\d+\.?\d*|\.\d+)(e[+\-]?\d+)?$/i.test(part)
-        ? Number(part.replace("\u2212", "-")) : NaN;
+      return percent ? x / 100 : x;
     });
   }
 
@@ -98,9 +108,16 @@
       if (close(wrong, d.value, d.tolerance)) { return ["wrong", d.says]; }
     }
     if (spec.decimals && close(wrong, spec.answer, 3 * spec.tolerance)) {
-      return ["close", "Close. To " + spec.decimals + " decimals the answer is " +
-        spec.shown + ": round " + spec.answer.toFixed(spec.decimals + 3) +
-        " to the nearest, rather than cutting it off."];
+      /* Only the cut-off answer (0.669 for 0.669762) gets the rounding advice. */
+      var scale = Math.pow(10, spec.decimals);
+      var cut = Math.trunc(spec.answer * scale) / scale;
+      if (Math.abs(wrong - cut) < 1e-9) {
+        return ["close", "Close. To " + spec.decimals + " decimals the answer is " +
+          spec.shown + ": round " + spec.answer.toFixed(spec.decimals + 3) +
+          " to the nearest, rather than cutting it off."];
+      }
+      return ["close", "Close, but not " + escape(text.trim()) + ". Keep more digits " +
+        "in the exps and their sum, and round only at the end."];
     }
     return ["wrong", "Not " + escape(text.trim()) + ". " + spec.hint];
   }

@@ -5,17 +5,21 @@
  * class "softmax-widget". The static table inside stays for readers without
  * JavaScript; here it is replaced by
  *   - a slider per score, and a mask toggle per key (score -inf, weight 0),
+ *     and "Reset" back to the lesson's own scores (the first exactly 1/sqrt(2)),
  *   - "shift every score by c" (the weights do not move) and temperature T,
  *   - a live table with the static table's own column headers,
  *   - one bar per weight, their sum and entropy,
  *   - the value vectors and the output O = sum_i w_i v_i, drawn in 2-D.
- * The page's build puts the scores, the values and the lesson's message for
- * an all-masked row in data-* attributes, all computed by the lesson module.
+ * The page's build puts the scores, the values, the table's column headers
+ * (lesson.tables.TABLE_HEADER) and the lesson's message for an all-masked row
+ * in data-* attributes, all from the lesson module.
  */
 (function () {
   "use strict";
 
   var MIN_KEYS = 2, MAX_KEYS = 8, SCORE_RANGE = 5, SHIFT_RANGE = 5;
+  var SCORE_STEP = 0.01;          /* an arrow key moves a score by this much */
+  var WEIGHT_DECIMALS = 4;        /* every weight in a list shows this many */
   var SVG = "http://www.w3.org/2000/svg";
 
   /* Stable softmax: subtract the maximum before exp, as lesson.softmax does.
@@ -52,12 +56,14 @@
     return text === "-0" ? "0" : text;
   }
 
-  /* A weight (or an exp) between 0 and 1: only an exact 0 shows as 0, so a
-     tiny weight never looks like a masked one. */
+  /* A weight (or an exp) between 0 and 1, always to four decimals so a
+     column or a list reads evenly: 0.2940, not 0.294. Only an exact 0 or 1
+     shows without them, so a tiny weight never looks like a masked one. */
   function fmtWeight(value) {
+    if (value === 0 || value === 1) { return String(value); }
     if (value > 0 && value < 0.00005) { return "<0.0001"; }
     if (value < 1 && value >= 0.99995) { return ">0.9999"; }
-    return fmt(value);
+    return value.toFixed(WEIGHT_DECIMALS);
   }
 
   function element(tag, attributes, text) {
@@ -89,17 +95,17 @@
   function Widget(root, index) {
     this.root = root;
     this.id = "softmax-widget-" + index;
-    this.scores = root.getAttribute("data-scores").trim().split(/\s+/).map(Number);
+    /* The lesson's scores, kept exactly (the first is 1/sqrt(2), not 0.71). */
+    this.lessonScores = root.getAttribute("data-scores").trim().split(/\s+/).map(Number);
+    this.scores = this.lessonScores.slice();
     this.values = root.getAttribute("data-values").trim().split(/\s+/).map(function (pair) {
       return pair.split(",").map(Number);
     });
     this.allMasked = root.getAttribute("data-all-masked");
     this.masked = this.scores.map(function () { return false; });
-    /* The column headers are the static table's own, so no text changes when
-       this script runs: ["key", "score", "score - max", "exp(score - max)", "weight"]. */
-    this.headers = Array.prototype.map.call(root.querySelectorAll("th"), function (th) {
-      return th.textContent.trim();
-    });
+    /* The column headers are lesson.tables.TABLE_HEADER, which the static
+       table prints too, so no text changes when this script runs. */
+    this.headers = JSON.parse(root.getAttribute("data-headers"));
     this.shift = 0;
     this.temperature = 1;
     this.build();
@@ -107,7 +113,8 @@
   }
 
   /* A labelled slider row: label, range input, its value; returns the input. */
-  Widget.prototype.slider = function (parent, name, label, min, max, step, value, onInput) {
+  Widget.prototype.slider = function (parent, name, label, min, max, step, value, onInput,
+                                      current) {
     var id = this.id + "-" + name;
     var input = element("input", {
       type: "range", id: id, min: String(min), max: String(max), step: String(step),
@@ -115,10 +122,37 @@
     });
     var output = element("output", { "for": id, "class": "sw-value" });
     input.addEventListener("input", function () { onInput(Number(input.value), output); });
+    if (step === "any") { keyboardSteps(input, min, max, onInput, current); }
     parent.append(element("label", { "for": id, "class": "sw-label" }, label), input, output);
     input.output = output;
     return input;
   };
+
+  /* A slider that holds any value (the lesson's 1/sqrt(2) exactly): the arrow
+     keys move it by SCORE_STEP from where it is, Page Up and Down by ten
+     steps, Home and End to the ends; dragging lands on a multiple of the step.
+     current() is the value the widget holds: a range input keeps only 15
+     significant digits, so stepping starts from the widget's own number. */
+  function keyboardSteps(input, min, max, onInput, current) {
+    var moves = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1,
+                  PageUp: 10, PageDown: -10 };
+    input.addEventListener("keydown", function (event) {
+      var value = current();
+      if (event.key in moves) {
+        value += moves[event.key] * SCORE_STEP;
+      } else if (event.key === "Home" || event.key === "End") {
+        value = event.key === "Home" ? min : max;
+      } else {
+        return;
+      }
+      event.preventDefault();
+      value = Math.min(max, Math.max(min, Math.round(value * 1e12) / 1e12));
+      input.value = String(value);
+      onInput(value);
+    });
+    input.addEventListener("pointerup", function () { input.snap = false; });
+    input.addEventListener("pointerdown", function () { input.snap = true; });
+  }
 
   Widget.prototype.build = function () {
     var self = this;
@@ -130,9 +164,14 @@
     this.addButton = element("button", { type: "button", "class": "md-button" }, "Add a key");
     this.removeButton = element("button", { type: "button", "class": "md-button" },
                                 "Remove the last key");
+    this.resetButton = element("button", { type: "button", "class": "md-button" }, "Reset");
+    this.resetButton.setAttribute("aria-describedby", this.id + "-reset-help");
     this.addButton.addEventListener("click", function () { self.resize(+1); });
     this.removeButton.addEventListener("click", function () { self.resize(-1); });
-    buttons.append(this.addButton, this.removeButton);
+    this.resetButton.addEventListener("click", function () { self.reset(); });
+    buttons.append(this.addButton, this.removeButton, this.resetButton,
+                   element("span", { id: this.id + "-reset-help", "class": "sw-help" },
+                           "Reset: the lesson's scores, T = 1, c = 0, no masks."));
 
     var global = element("div", { "class": "sw-controls sw-global" });
     this.shiftInput = this.slider(global, "c", "shift c", -SHIFT_RANGE, SHIFT_RANGE, 0.1, 0,
@@ -153,6 +192,9 @@
     this.table = element("table");        /* no class: Material styles it like the others */
     var tableWrap = element("div", { "class": "md-typeset__table sw-table-wrap" });
     tableWrap.append(this.table);
+    var narrowNote = element("p", { "class": "sw-help sw-narrow-note" },
+      "On a screen this narrow the " + this.headers[3] + " column is left out: each " +
+      "weight is that exp divided by the sum of the exps.");
     this.bars = element("div", { "class": "sw-bars", "aria-hidden": "true" });
     this.summary = element("p", { "class": "sw-summary" });
     this.live = element("p", { "class": "sw-live", "aria-live": "polite" });
@@ -170,7 +212,7 @@
                          "average, so it is pulled towards the keys with the most weight."));
     output.append(this.plot, words);
 
-    this.root.append(this.sliders, buttons, global, tableWrap, this.bars, this.summary,
+    this.root.append(this.sliders, buttons, global, tableWrap, narrowNote, this.bars, this.summary,
                      output, this.live);
     this.buildSliders();
   };
@@ -181,8 +223,17 @@
     this.maskInputs = [];
     this.scoreInputs = this.scores.map(function (score, i) {
       var input = self.slider(self.sliders, "s" + (i + 1), "score " + (i + 1),
-                              -SCORE_RANGE, SCORE_RANGE, 0.01, score.toFixed(2),
-                              function (value) { self.scores[i] = value; self.update(); });
+                              -SCORE_RANGE, SCORE_RANGE, "any", String(score),
+                              function (value) {
+                                /* A drag lands on a multiple of the step; keys step exactly. */
+                                if (input.snap) {
+                                  value = Math.round(value / SCORE_STEP) * SCORE_STEP;
+                                  value = Number(value.toFixed(2));
+                                }
+                                self.scores[i] = value;
+                                self.update();
+                              },
+                              function () { return self.scores[i]; });
       var id = self.id + "-m" + (i + 1);
       var mask = element("input", { type: "checkbox", id: id, "aria-label": "mask key " + (i + 1) });
       mask.checked = self.masked[i];
@@ -217,6 +268,18 @@
     focus.focus();
   };
 
+  /* Back to the lesson's table: its scores exactly, T = 1, c = 0, no masks. */
+  Widget.prototype.reset = function () {
+    this.scores = this.lessonScores.slice();
+    this.masked = this.scores.map(function () { return false; });
+    this.shift = 0;
+    this.temperature = 1;
+    this.shiftInput.value = "0";
+    this.tInput.value = "0";
+    this.buildSliders();
+    this.update();
+  };
+
   /* The scores softmax sees: shifted by c, divided by T, -inf where masked. */
   Widget.prototype.effectiveScores = function () {
     var c = this.shift, t = this.temperature, masked = this.masked;
@@ -241,8 +304,8 @@
     var top = Math.max.apply(null, scaled);
 
     this.scoreInputs.forEach(function (input, i) {
-      input.output.textContent = self.masked[i] ? "-inf" : self.scores[i].toFixed(2);
-      input.setAttribute("aria-valuetext", self.masked[i] ? "masked" : self.scores[i].toFixed(2));
+      input.output.textContent = self.masked[i] ? "-inf" : fmt(self.scores[i]);
+      input.setAttribute("aria-valuetext", self.masked[i] ? "masked" : fmt(self.scores[i]));
       input.classList.toggle("is-masked", self.masked[i]);
     });
     this.shiftInput.output.textContent = this.shift.toFixed(1);
@@ -294,7 +357,9 @@
     this.output = output;
     this.mixText.textContent = "O = " + weights.map(function (w, i) {
       return fmtWeight(w) + " \u00b7 [" + values[i].join(", ") + "]";
-    }).join(" + ") + " = [" + output.map(function (o) { return fmt(o); }).join(", ") + "]";
+    }).join(" + ") + " = [" + output.map(function (o) { return fmt(o); }).join(", ") +
+      "], worked with the weights before rounding, so a last digit can differ " +
+      "from the rounded terms.";
     this.drawPlot(values, weights, output);
     this.announce("Weights " + weights.map(function (w) { return fmtWeight(w); }).join(", "));
   };

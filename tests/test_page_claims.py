@@ -1,0 +1,158 @@
+"""What the pages claim is true for the numbers they print.
+
+A page that says ``softmax([0.7071, 0, -1]) = [0.5972, 0.2945, 0.1083]``
+must be right for 0.7071 itself, to the precision shown, not only for the
+1/sqrt(2) it stands for.  These tests read every such claim in the built
+pages and in the questions' data, and work it out again with ``lesson``.
+They also run each ``>>>`` block that imports from ``lesson`` on its own, so
+a block never leans on names another block imported.
+"""
+
+import doctest
+import html
+import math
+import pathlib
+import re
+import sys
+import textwrap
+
+import pytest
+
+import lesson
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "docs" / "_hooks"))
+import lesson_quizzes  # noqa: E402  (the site build's questions)
+
+NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|[-+]?inf"
+LIST = rf"\[\s*(?:{NUMBER})(?:\s*,\s*(?:{NUMBER}))*\s*\]"
+SOFTMAX = re.compile(rf"softmax\(({LIST})\)\s*=\s*({LIST})")
+REWORKED = re.compile(rf"softmax\(({LIST})\)\s*=\s*{LIST}; doubled, ({LIST}); halved, ({LIST})")
+DIVIDED = re.compile(rf"({LIST}) sum to ({NUMBER}), so dividing gives ({LIST})"
+                     rf"|Divided by their sum, ({LIST}) become ({LIST})")
+
+
+def plain(text):
+    """Page text as a learner reads it: no tags, real characters, ASCII minus."""
+    text = html.unescape(re.sub(r"<[^>]+>", "", text))
+    return text.replace("\u2212", "-").replace("\u221e", "inf")
+
+
+def numbers(shown):
+    return re.findall(NUMBER, shown)
+
+
+def value(text):
+    return float(text.replace("inf", "Infinity")) if "inf" in text else float(text)
+
+
+def agrees(text, exact):
+    """Whether ``text`` is ``exact`` rounded to the digits ``text`` shows."""
+    if "inf" in text:
+        return value(text) == exact
+    mantissa, _, exponent = text.lower().partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    if exponent:
+        significant = len(mantissa.lstrip("+-").replace(".", "").lstrip("0"))
+        scale = 10 ** (int(exponent) - (significant - 1))
+        return abs(exact - value(text)) <= 0.5 * scale * (1 + 1e-9)
+    return abs(exact - value(text)) <= 0.5 * 10 ** -decimals * (1 + 1e-12)
+
+
+def check_list(shown, exact, where):
+    texts = numbers(shown)
+    assert len(texts) == len(exact), f"{where}: {shown} has {len(texts)} numbers, not {len(exact)}"
+    wrong = [(t, e) for t, e in zip(texts, exact) if not agrees(t, e)]
+    assert not wrong, f"{where}: {shown} is not {exact} to the digits shown"
+
+
+def claims(text, where):
+    """Check every claim in ``text``; return how many there were."""
+    text, count = plain(text), 0
+    for scores, weights in SOFTMAX.findall(text):
+        check_list(weights, lesson.softmax([value(s) for s in numbers(scores)]),
+                   f"{where}: softmax({scores})")
+        count += 1
+    for scores, doubled, halved in REWORKED.findall(text):
+        s = [value(x) for x in numbers(scores)]
+        check_list(doubled, lesson.softmax([2 * x for x in s]), f"{where}: doubled {scores}")
+        check_list(halved, lesson.softmax([x / 2 for x in s]), f"{where}: halved {scores}")
+        count += 1
+    for scores, total, divided, scores2, divided2 in DIVIDED.findall(text):
+        s = [value(x) for x in numbers(scores or scores2)]
+        if total:
+            assert agrees(total, math.fsum(s)), f"{where}: {scores} do not sum to {total}"
+        check_list(divided or divided2, [x / math.fsum(s) for x in s],
+                   f"{where}: {scores or scores2} divided by their sum")
+        count += 1
+    return count
+
+
+def test_the_checker_catches_the_old_mistake():
+    # The slip these tests were written for: 0.71 printed, 1/sqrt(2) computed.
+    with pytest.raises(AssertionError):
+        claims("softmax([0.71, 0, -1]) = [0.5972, 0.2945, 0.1083]", "example")
+    with pytest.raises(AssertionError):
+        claims("[0.71, 0, -1] sum to -0.2929, so dividing gives [-2.41, 0, 3.41]", "example")
+    assert claims("softmax([0.7071, 0, -1]) = [0.5972, 0.2945, 0.1083]", "example") == 1
+    assert claims("softmax([2, \u2212100]) = [1.0, 5.03e-45]", "example") == 1
+
+
+@pytest.mark.parametrize("name", sorted(lesson_quizzes.QUIZZES))
+def test_every_claim_in_a_question_is_true_for_the_numbers_it_prints(name):
+    legend, options, worked = lesson_quizzes.QUIZZES[name]()
+    text = " ".join([legend, worked] + [f"{t} {why}" for t, _, why in options])
+    claims(text, f"quiz {name}")
+
+
+def test_every_claim_on_the_built_pages_is_true_for_the_numbers_it_prints(built_site):
+    found = {page.stem: claims(page.read_text(encoding="utf-8"), page.name)
+             for page in built_site.glob("*.html")}
+    # The questions on these pages make such claims; a pattern that found none
+    # would be checking nothing.
+    assert found["index"] >= 3 and found["why-softmax"] >= 3
+
+
+def test_why_exponentiate_table_is_true_for_the_scores_it_prints():
+    table = plain(lesson_quizzes.why_softmax("compare"))
+    rows = [line.split("|")[1:-1] for line in table.splitlines() if line.startswith("| [")]
+    assert len(rows) == 3
+    for scores, divided, weights, argmax in rows:
+        s = [value(x) for x in numbers(scores)]
+        check_list(weights, lesson.softmax(s), f"softmax of {scores}")
+        if math.fsum(s):
+            check_list(divided, [x / math.fsum(s) for x in s], f"{scores} divided by their sum")
+        # One number of decimals in each list, so a column reads evenly.
+        for shown in (divided, weights):
+            assert len({len(t.partition(".")[2]) for t in numbers(shown)}) <= 1, shown
+
+
+def test_lists_of_weights_share_one_number_of_decimals():
+    for name in ("shift", "double", "argmax", "mask", "temperature"):
+        legend, options, worked = lesson_quizzes.QUIZZES[name]()
+        # The weights: every list but the scores fed to softmax and the outputs.
+        for shown in re.findall(rf"(?<!softmax\()(?<!output )({LIST})", plain(worked)):
+            places = {len(t.partition(".")[2]) for t in numbers(shown) if "e" not in t}
+            assert len(places) <= 1, f"quiz {name}: {shown}"
+    assert "[0.6000, 0.2940, 0.1060]" == lesson_quizzes._weights([0.6, 0.294, 0.106])
+
+
+FENCE = re.compile(r"^([ \t]*)```pycon\n(.*?)^\1```", re.M | re.S)
+
+
+def blocks():
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        for number, match in enumerate(FENCE.finditer(page.read_text(encoding="utf-8")), 1):
+            source = textwrap.dedent(match.group(2))
+            if re.search(r"^>>> (from|import) ", source, re.M):
+                yield pytest.param(page.name, source, id=f"{page.stem}-{number}")
+
+
+@pytest.mark.parametrize("page, source", list(blocks()))
+def test_a_block_that_imports_runs_on_its_own(page, source):
+    """A block with its own imports must not lean on names from another block."""
+    test = doctest.DocTestParser().get_doctest(source, {}, page, page, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    report = []
+    runner.run(test, out=report.append)
+    assert runner.failures == 0, "".join(report)
