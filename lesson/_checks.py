@@ -199,6 +199,7 @@ def along_axis(name, arg, row_function, x, axis):
 
     >>> def total(row):
     ...     return [sum(row)] * len(row)
+    ...
     >>> along_axis("f", "x", total, [[1, 2], [3, 4]], 0)
     [[4.0, 6.0], [4.0, 6.0]]
     >>> along_axis("f", "x", total, [[1, -math.inf], [2, -math.inf]], 0)

@@ -7,6 +7,7 @@ number a learner sees is always one that ``lesson`` computed.
 [0.7071, 0.0, -1.0]
 >>> for step, formula, values in worked_example():
 ...     print(f"{step:14} {[round(v, 6) for v in values]}")
+...
 dot scores     [1.0, 0.0]
 scaled scores  [0.707107, 0.0]
 weights        [0.669762, 0.330238]

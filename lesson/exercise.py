@@ -485,6 +485,7 @@ def error_info(error):
     ...     1 / 0
     ... except ZeroDivisionError as error:
     ...     info = error_info(error)
+    ...
     >>> info["type"], info["is_arithmetic_error"], info["is_value_error"], info["where"]
     ('ZeroDivisionError', True, False, None)
     """
@@ -1008,6 +1009,7 @@ def summary_lines(files):
     ...         {"file": "alice.py", "passed": 20, "failed": 0, "checks": []},
     ...         {"file": "bob.py", "passed": 19, "failed": 1, "checks": bob}]):
     ...     print(line)
+    ...
     file      passed  failed  first failing check
     alice.py      20       0
     bob.py        19       1  softmax: large scores
@@ -1039,6 +1041,7 @@ def write_starter(path):
     ...     write_starter(path)              # a second time: the file is kept
     ... except FileExistsError:
     ...     print("already there, left as it is")
+    ...
     already there, left as it is
     """
     with open(path, "x", encoding="utf-8") as file:

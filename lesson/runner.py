@@ -88,6 +88,7 @@ def report(result, time_limit=exercise.TIME_LIMIT):
 
     >>> for line in report(run("notes.txt"))[:3]:
     ...     print(line)
+    ...
     Checking notes.txt against lesson 4's contract
     <BLANKLINE>
     notes.txt is not a Python file: the checker reads .py files and Jupyter notebooks (.ipynb).

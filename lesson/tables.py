@@ -41,6 +41,7 @@ def table_rows(scores):
     >>> rows, total = table_rows([0, 0])
     >>> for row in rows:
     ...     print(row)
+    ...
     ('key', 'score', 'score - max', 'exp(score - max)', 'weight')
     ('1', '0', '0', '1', '0.5')
     ('2', '0', '0', '1', '0.5')

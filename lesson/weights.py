@@ -249,6 +249,7 @@ def softmax_table(scores):
 
     >>> for row in softmax_table([1 / 2 ** 0.5, 0, -1]):
     ...     print([round(v, 4) for v in row])
+    ...
     [0.7071, 0.0, 1.0, 0.5972]
     [0.0, -0.7071, 0.4931, 0.2945]
     [-1.0, -1.7071, 0.1814, 0.1083]

@@ -361,3 +361,122 @@ def test_not_found_page_works_from_disk(visit, built_site):
     page.wait_for_selector(".md-search-result__item", timeout=15000)
     page.remove_listener("requestfailed", record)
     assert failed == []
+
+
+# What each copy button put on the clipboard, next to the code it copies.
+# Material copies with clipboard.js, which writes through a hidden textarea and
+# execCommand("copy"); the page's copy event sees that textarea's selection.
+CLICK_EVERY_COPY_BUTTON = """async () => {
+    const copied = [];
+    let last = null;
+    document.addEventListener('copy', () => {
+        const box = document.activeElement;
+        last = box && box.tagName === 'TEXTAREA' ? box.value : String(getSelection());
+    }, true);
+    for (const button of document.querySelectorAll('article button[data-clipboard-target]')) {
+        const code = document.querySelector(button.getAttribute('data-clipboard-target'));
+        last = null;
+        button.scrollIntoView();
+        button.click();
+        await new Promise(resolve => setTimeout(resolve, 0));
+        copied.push({text: code.textContent, copied: last,
+                     language: (code.closest('.highlight') || code.parentElement).className});
+    }
+    return copied;
+}"""
+
+
+@pytest.mark.parametrize("width", [PHONE, 1280])
+@pytest.mark.parametrize("name", PAGES)
+def test_copy_button_copies_the_code_as_written(visit, name, width):
+    """The copy button on every code block copies its lines exactly: no line
+    doubled, added or lost, whatever the page's layout does to wrap them."""
+    page = visit(name, width=width)
+    show_everything(page)
+    blocks = page.evaluate(CLICK_EVERY_COPY_BUTTON)
+    for block in blocks:
+        assert block["copied"] is not None, f"no copy happened for {block['text'][:40]!r}"
+        assert block["copied"] == block["text"].rstrip(), \
+            f"{block['language']}: copied text differs from the code\n{block['copied'][:300]!r}"
+
+
+def test_a_copied_listing_runs_its_examples(visit, tmp_path):
+    """A source listing on In code, copied with its button into a fresh file in an
+    empty folder, passes `python -m doctest`, as the page promises."""
+    import subprocess
+    import sys
+    page = visit("in-code", width=PHONE)
+    show_everything(page)
+    listings = [b["copied"] for b in page.evaluate(CLICK_EVERY_COPY_BUTTON)
+                if "language-python" in b["language"] and ">>> " in (b["copied"] or "")]
+    assert listings, "In code shows no Python listing with examples"
+    for number, listing in enumerate(listings):
+        path = tmp_path / f"listing_{number}.py"
+        path.write_text(listing + "\n", encoding="utf-8")
+        result = subprocess.run([sys.executable, "-m", "doctest", path.name], cwd=tmp_path,
+                                capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, f"{path.name}:\n{listing[:400]}\n{result.stdout[-2000:]}"
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("width", [PHONE, 1280])
+@pytest.mark.parametrize("name", ["index", "check", "why-softmax", "why-scaling"])
+def test_quiz_questions_sit_inside_their_box(visit, name, width, scheme):
+    """A question of several lines is inside its box, under the whole top border,
+    not drawn across it."""
+    page = visit(name, scheme=scheme, width=width)
+    boxes = page.evaluate("""() => [...document.querySelectorAll('.lesson-quiz fieldset')].map(f => {
+        const box = f.getBoundingClientRect(), legend = f.querySelector('legend').getBoundingClientRect();
+        const border = parseFloat(getComputedStyle(f).borderTopWidth);
+        return {question: f.querySelector('legend').textContent.slice(0, 40), border,
+                above: box.top + border - legend.top, left: box.left - legend.left,
+                right: legend.right - box.right, below: legend.bottom - box.bottom};
+    })""")
+    assert boxes, f"{name} has no quiz"
+    for box in boxes:
+        assert box["border"] > 0, f"{box['question']}: the box has no top border"
+        assert max(box["above"], box["left"], box["right"], box["below"]) <= 0, \
+            f"{box['question']!r} is not inside its box: {box}"
+
+
+# Code lines laid out on more than one row whose later rows start at or left
+# of the line's first character: they read as a new line of code.
+WRAPPED_TO_THE_LEFT = """() => {
+    const found = [];
+    const lines = document.querySelectorAll(
+        'article .highlight pre > code > span:is([id^="__span"], .lesson-report-line)');
+    for (const line of lines) {
+        if (!line.getClientRects().length) continue;
+        const walk = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+        let start = null;
+        for (let node; !start && (node = walk.nextNode());) {
+            const at = node.textContent.search(/\\S/);
+            if (at < 0) continue;
+            const range = document.createRange();
+            range.setStart(node, at);
+            range.setEnd(node, at + 1);
+            start = range.getBoundingClientRect();
+        }
+        if (!start) continue;
+        const all = document.createRange();
+        all.selectNodeContents(line);
+        for (const r of all.getClientRects()) {
+            if (r.width < 1 || r.top < start.bottom - 1) continue;     // the first row
+            if (r.left <= start.left + 1) {
+                found.push(`${line.textContent.trim().slice(0, 50)} (row at ${Math.round(r.left - start.left)}px)`);
+                break;
+            }
+        }
+    }
+    return found;
+}"""
+
+
+@pytest.mark.parametrize("name", ["in-code", "exercises", "reference", "check", "api"])
+def test_a_wrapped_code_line_hangs_under_its_own_text(visit, name):
+    """On a phone a long line of code, or of the checker's report, wraps with its
+    later rows indented past its own first character."""
+    page = visit(name, width=PHONE)
+    show_everything(page)
+    found = page.evaluate(WRAPPED_TO_THE_LEFT)
+    assert found == [], f"lines that wrap back to or left of their start: {found}"

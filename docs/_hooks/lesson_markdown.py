@@ -10,10 +10,15 @@ runs Python-Markdown extensions but not MkDocs hooks) build the same pages:
    unknown placeholder stops the build.
 2. Math written for ``pymdownx.arithmatex`` (generic mode) becomes MathML
    (:mod:`lesson_docs.lesson_math`) once the page is HTML.
+3. Each line of highlighted code is told its own indent, so a long line
+   wraps under its own start, not under the block's (``lesson.css``).
 
 ``lesson_docs`` is this folder, installed by ``pip install -e ".[docs]"``
 (see ``pyproject.toml``), so the extension imports from any working folder.
 """
+
+import html
+import re
 
 from markdown.extensions import Extension
 from markdown.postprocessors import Postprocessor
@@ -45,6 +50,40 @@ class ReportPostprocessor(Postprocessor):
         return restore_reports(text)
 
 
+# One line of highlighted code: mkdocs.yml's `line_spans` opens each with this.
+LINE_SPAN = re.compile(r'<span id="__span-[0-9-]+">')
+TAG = re.compile(r"<[^>]*>")
+PROMPT = re.compile(r"(?:>>>|\.\.\.)(?: |$)")
+
+
+def lead(start):
+    """Columns before a code line's first character: its indent, after the
+    session prompt (`>>> `, `... `) if it has one.  ``start`` is the line's
+    HTML from its beginning (any tail; the line's own text comes first)."""
+    text = html.unescape(TAG.sub("", start)).split("\n", 1)[0]
+    prompt = PROMPT.match(text)
+    rest = text[prompt.end():] if prompt else text
+    return len(text) - len(rest) + len(rest) - len(rest.lstrip(" "))
+
+
+def mark_code_indents(text):
+    """Each indented code line's span gets ``style="--lead:Nch"``."""
+    def mark(match):
+        columns = lead(text[match.end():match.end() + 600])
+        if not columns:
+            return match.group(0)
+        return match.group(0)[:-1] + f' style="--lead:{columns}ch">'
+    return LINE_SPAN.sub(mark, text)
+
+
+class CodeIndentPostprocessor(Postprocessor):
+    """Code lines -> code lines that know their indent (a wrapped line hangs
+    under its own text)."""
+
+    def run(self, text):
+        return mark_code_indents(text)
+
+
 class LessonExtension(Extension):
     def extendMarkdown(self, md):
         # Before snippets (32), whitespace (30) and fenced code (25): the
@@ -53,6 +92,7 @@ class LessonExtension(Extension):
         # After the raw HTML stash is restored (30), so Arithmatex's output is there.
         md.postprocessors.register(MathPostprocessor(md), "lesson_math", 25)
         md.postprocessors.register(ReportPostprocessor(md), "lesson_reports", 24)
+        md.postprocessors.register(CodeIndentPostprocessor(md), "lesson_code_indents", 23)
 
 
 def makeExtension(**kwargs):

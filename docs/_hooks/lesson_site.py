@@ -265,20 +265,27 @@ def checker_json(sample, name):
     return f"```json\n{text}\n```"
 
 
-FIELD = re.compile(r"( *)((?:[a-z]+: +)|(?:PASS|FAIL)  )?")
+# A report line's indent, then its label ("got:", "not done yet:", "FAIL"):
+# a wrapped line hangs under the text after the label.
+FIELD = re.compile(r"( *)((?:[a-z][a-z ]{0,20}?: +)|(?:PASS|FAIL)  )?")
+MIN_HANG = 4            # a wrapped line with no label is still indented
 
 
 def report_html(lines):
-    """Lines of terminal output as one block; a long line wraps under its own text."""
+    """Lines of terminal output as one block; a long line wraps under its own text.
+
+    Each line is a span holding the line and its newline, as Pygments'
+    `line_spans` makes them: lesson.css lays the spans out with a hanging
+    indent, and the copy button copies exactly the lines.
+    """
     spans = []
     for line in lines:
         match = FIELD.match(line)
-        hang = len(match.group(1)) + len(match.group(2) or "")
-        style = f"padding-left:{hang}ch;text-indent:-{hang}ch" if hang else ""
-        spans.append(f'<span class="lesson-report-line" style="display:block;{style}">'
-                     f"{html.escape(line) or ' '}</span>")
-    return ('<div class="language-text highlight lesson-report"><pre style="white-space:'
-            'pre-wrap"><code>' + "".join(spans) + "</code></pre></div>")
+        hang = len(match.group(1)) + len(match.group(2) or " " * MIN_HANG)
+        spans.append(f'<span class="lesson-report-line" style="padding-left:{hang}ch;'
+                     f'text-indent:-{hang}ch">{html.escape(line)}\n</span>')
+    return ('<div class="language-text highlight lesson-report"><pre><code>'
+            + "".join(spans) + "</code></pre></div>")
 
 
 PLACEHOLDERS = {
