@@ -313,13 +313,13 @@ def speed_attention(sizes=(16, 32, 64, 128, 256), d=64, budget=0.5, optional=Tru
 def format_seconds(seconds):
     """A time with a readable unit.
 
-    >>> format_seconds(0.0021), format_seconds(2.5e-6)
-    ('2.1 ms', '2.5 us')
+    >>> format_seconds(0.0021), format_seconds(2.5e-6), format_seconds(9.997e-7)
+    ('2.1 ms', '2.5 us', '1 us')
     """
-    for unit, scale in (("s", 1), ("ms", 1e-3), ("us", 1e-6)):
-        if seconds >= scale:
-            return f"{seconds / scale:.3g} {unit}"
-    return f"{seconds / 1e-9:.3g} ns"
+    for unit, scale in (("s", 1), ("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9)):
+        shown = f"{seconds / scale:.3g}"
+        if float(shown) >= 1 or unit == "ns":      # 999.7 ns rounds to 1 us, not 1e+03 ns
+            return f"{shown} {unit}"
 
 
 def print_speed(budget=0.5, row_sizes=(3, 10, 1000, 100000),
