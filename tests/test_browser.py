@@ -337,6 +337,10 @@ def test_nothing_is_cut_off_at_the_right(visit, shots, name, width):
     assert found["page"] <= 0, f"the page scrolls sideways by {found['page']}px"
     for fault in ["tables", "code", "broken_names", "covered"]:
         assert found[fault] == [], f"{fault}: {found[fault]}"
+    wide = page.evaluate("""() => [...document.querySelectorAll('.math-block')]
+        .filter(block => block.scrollWidth > block.clientWidth + 1)
+        .map(block => block.textContent.trim().slice(0, 40))""")
+    assert wide == [], f"display formulas wider than the column: {wide}"
 
 
 def test_not_found_page_works_from_disk(visit, built_site):

@@ -137,10 +137,12 @@ def speed():
     """
     figures = json.loads(measure_speed.FIGURES.read_text(encoding="utf-8"))
     names = list(figures["seconds_per_call"][0]["seconds"])
-    rows = [("scores in the row",) + tuple(f"`{name}`" for name in names)]
-    for row in figures["seconds_per_call"]:
-        rows.append((f"{row['scores']:,}",) + tuple(
-            f"{microseconds(row['seconds'][name])} µs" for name in names))
+    # One method a row and one length a column, with the unit said once, so
+    # five methods and four lengths fit a phone.
+    lengths = figures["seconds_per_call"]
+    rows = [("µs per call, by scores in the row",) + tuple(f"{row['scores']:,}" for row in lengths)]
+    for name in names:
+        rows.append((f"`{name}`",) + tuple(microseconds(row["seconds"][name]) for row in lengths))
     machine = figures["machine"]
     libraries = "".join(f", {name} {version}" for name, version in figures["libraries"].items())
     return (markdown_table(rows) + "\n\nTime per call in microseconds (µs), best of three. "
