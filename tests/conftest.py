@@ -91,12 +91,22 @@ def browser():
 
 
 @pytest.fixture(scope="session")
-def shots(tmp_path_factory):
+def shots():
+    """Where to save screenshots to look at: $LESSON_SCREENSHOTS, or None.
+
+    Full-page screenshots cost seconds and no test reads them, so they are
+    taken only when someone asks: LESSON_SCREENSHOTS=shots pytest -m browser.
+    """
     folder = os.environ.get("LESSON_SCREENSHOTS")
     if folder:
         os.makedirs(folder, exist_ok=True)
-        return folder
-    return str(tmp_path_factory.mktemp("screenshots"))
+    return folder or None
+
+
+def screenshot(page, shots, name):
+    """Save a full-page screenshot as shots/name.png, if screenshots were asked for."""
+    if shots:
+        page.screenshot(path=os.path.join(shots, f"{name}.png"), full_page=True)
 
 
 class Page:

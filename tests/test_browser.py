@@ -5,14 +5,15 @@ the table's numbers, search working offline, and no JavaScript errors; and
 that every reader can use it: axe-core finds nothing serious in light or dark,
 every code colour is readable, keyboard focus shows, and on a 390 px phone
 nothing is cut off at the right.  Screenshots of every page, light, dark and
-phone, go to $LESSON_SCREENSHOTS (or a temporary folder) so a person can look
-at them.
+phone, go to $LESSON_SCREENSHOTS when it is set, so a person can look at
+them.
 """
 
 import base64
-import os
 
 import pytest
+
+from conftest import screenshot, skip_or_fail
 
 PAGES = ["index", "by-hand", "in-code", "check", "exercises", "reference", "why-softmax", "why-scaling",
          "precision", "api"]
@@ -26,7 +27,7 @@ def test_page_has_no_errors_raw_tex_or_network(open_page, shots, name):
         view = open_page(name, scheme=scheme)
         text = view.page.inner_text("article")
         assert not [t for t in RAW_TEX if t in text], text
-        view.page.screenshot(path=os.path.join(shots, f"{name}-{scheme}.png"), full_page=True)
+        screenshot(view.page, shots, f"{name}-{scheme}")
         assert view.errors == []
         assert all(url.startswith(("file:", "data:", "blob:", "about:")) for url in view.requests), \
             [url for url in view.requests if not url.startswith("file:")]
@@ -118,11 +119,6 @@ def axe():
         skip_or_fail("axe-playwright-python is not installed (pip install -e '.[test]')")
     return Axe()
 
-
-def skip_or_fail(reason):
-    if os.environ.get("CI"):
-        pytest.fail(f"CI must run the accessibility tests: {reason}")
-    pytest.skip(reason)
 
 
 def show_everything(page):
@@ -332,7 +328,7 @@ def test_nothing_is_cut_off_at_the_right(visit, shots, name, width):
     page = visit(name, width=width)
     show_everything(page)
     if width == PHONE:
-        page.screenshot(path=os.path.join(shots, f"{name}-phone.png"), full_page=True)
+        screenshot(page, shots, f"{name}-phone")
     found = page.evaluate(HIDDEN_SIDEWAYS)
     assert found["page"] <= 0, f"the page scrolls sideways by {found['page']}px"
     for fault in ["tables", "code", "broken_names", "covered"]:

@@ -27,6 +27,7 @@ from lesson import example, softmax
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 from lesson_docs import lesson_quizzes  # the site build's own questions
+from conftest import screenshot, skip_or_fail
 
 QUIZ_PAGES = {"index": ["temperature", "double", "shift", "tiny"], "check": ["rows", "mask"],
               "why-softmax": ["divide", "argmax"], "why-scaling": ["scaling"]}
@@ -282,8 +283,10 @@ INTERACTIVE = [".softmax-widget", ".lesson-quiz", ".lesson-answer", ".lesson-fig
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("name", AXE_PAGES)
 def test_widget_and_questions_have_no_serious_axe_violations(open_page, name, scheme):
-    Axe = pytest.importorskip("axe_playwright_python.sync_playwright",
-                              reason="pip install axe-playwright-python (the test extra)").Axe
+    try:
+        from axe_playwright_python.sync_playwright import Axe
+    except ImportError:
+        skip_or_fail("pip install axe-playwright-python (the test extra)")
     view = open_page(name, scheme=scheme)
     for quiz in view.page.locator("form.lesson-quiz").all():          # feedback showing
         quiz.locator("input[type=radio]").first.check()
@@ -360,8 +363,7 @@ def test_why_pages_render_offline_without_errors(open_page, shots, name):
         text = view.page.inner_text("article")
         assert not [t for t in RAW_TEX if t in text]
         assert view.page.locator("article math").count() > 3
-        view.page.screenshot(path=os.path.join(shots, f"{name}-{scheme}-{width}.png"),
-                             full_page=True)
+        screenshot(view.page, shots, f"{name}-{scheme}-{width}")
         assert view.errors == []
         assert all(url.startswith(("file:", "data:")) for url in view.requests)
         assert view.page.evaluate("document.documentElement.scrollWidth "

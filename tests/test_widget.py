@@ -5,18 +5,14 @@ widget actually holds, formatted the way the lesson's table formats them.
 """
 
 import math
-import os
-import pathlib
-import sys
 
 import pytest
 
 from lesson import entropy, softmax
 from lesson.tables import TABLE_HEADER, fmt
 from lesson.example import TABLE_SCORES
-
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "docs" / "_hooks"))
-import lesson_quizzes  # noqa: E402  (the site build's data for the widget)
+from lesson_docs import lesson_quizzes  # the site build's data for the widget
+from conftest import screenshot
 
 
 def shown(view):
@@ -360,7 +356,7 @@ def test_every_weight_and_score_minus_max_is_visible_on_a_phone(open_page, shots
     page.fill("#softmax-widget-0-t", "0.3")             # and the longest headers
     page.fill("#softmax-widget-0-c", "-3.3")
     page.locator(".softmax-widget").scroll_into_view_if_needed()
-    page.screenshot(path=os.path.join(shots, f"widget-phone-{keys}.png"), full_page=True)
+    screenshot(page, shots, f"widget-phone-{keys}")
     wrap = page.locator(".sw-table-wrap")
     assert wrap.evaluate("e => e.scrollWidth <= e.clientWidth")
     headers = table(view)[0]
