@@ -1,7 +1,6 @@
 """Run a learner's file against the checks, in a separate process.
 
 run(path, time_limit)        one file -> its result: counts, load, one dict per check
-run_many(paths, time_limit)  several files, one after the other
 report(result, time_limit)   the learner's report for one result, as lines
 
     >>> import os, tempfile
@@ -72,15 +71,6 @@ def run(path, time_limit=exercise.TIME_LIMIT, shown_as=None):
             "stdout": load.get("stdout", ""), "stderr": load.get("stderr", ""),
             "checks": checks, "load": load,
             "seconds": round(time.monotonic() - started, 3)}
-
-
-def run_many(paths, time_limit=exercise.TIME_LIMIT):
-    """Grade several files, one after another; return their results.
-
-    >>> [result["file"] for result in run_many(["a.txt", "b.md"])]
-    ['a.txt', 'b.md']
-    """
-    return [run(path, time_limit) for path in paths]
 
 
 def report(result, time_limit=exercise.TIME_LIMIT):

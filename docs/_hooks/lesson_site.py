@@ -135,20 +135,20 @@ def speed():
     The figures are read from ``speed.json``, not timed during the build, so
     the page says the same at every build and says where they were taken.
     """
-    figures = json.loads(measure_speed.FIGURES.read_text(encoding="utf-8"))
-    names = list(figures["seconds_per_call"][0]["seconds"])
+    measured = json.loads(measure_speed.FIGURES.read_text(encoding="utf-8"))
+    names = list(measured["seconds_per_call"][0]["seconds"])
     # One method a row and one length a column, with the unit said once, so
     # five methods and four lengths fit a phone.
-    lengths = figures["seconds_per_call"]
+    lengths = measured["seconds_per_call"]
     rows = [("µs per call, by scores in the row",) + tuple(f"{row['scores']:,}" for row in lengths)]
     for name in names:
         rows.append((f"`{name}`",) + tuple(microseconds(row["seconds"][name]) for row in lengths))
-    machine = figures["machine"]
-    libraries = "".join(f", {name} {version}" for name, version in figures["libraries"].items())
+    machine = measured["machine"]
+    libraries = "".join(f", {name} {version}" for name, version in measured["libraries"].items())
     return (markdown_table(rows) + "\n\nTime per call in microseconds (µs), best of three. "
-            f"Measured on {figures['taken'][:10]} on a {machine['cores']}-core "
+            f"Measured on {measured['taken'][:10]} on a {machine['cores']}-core "
             f"{machine['cpu']} ({machine['system']}, Python {machine['python']}{libraries}, "
-            f"load average {machine['load_average']:.1f}) with `{figures['command']}`; "
+            f"load average {machine['load_average']:.1f}) with `{measured['command']}`; "
             "your machine will differ, the proportions less so.\n"
             "{ .lesson-table-caption }")
 

@@ -15,8 +15,7 @@ Python in the page is not bundled in this build and how to check with
 ``python -m lesson check`` instead.
 
 This is a Python-Markdown extension, so MkDocs and Zensical both run it
-(``markdown_extensions: - lesson_docs.pyodide_assets``); as an MkDocs hook
-(``hooks:``) it adds itself to the Markdown extensions.
+(``markdown_extensions: - lesson_docs.pyodide_assets``).
 """
 
 import html
@@ -135,10 +134,3 @@ class EditorExtension(Extension):
 
 def makeExtension(**kwargs):
     return EditorExtension(**kwargs)
-
-
-# --- As an MkDocs hook --------------------------------------------------------
-
-def on_config(config):
-    config["markdown_extensions"].append(EditorExtension())
-    return config
