@@ -27,6 +27,8 @@ import lesson
 from lesson import example
 from lesson.tables import TABLE_HEADER, fmt, fmt_list
 
+from .markdown_text import markdown_table
+
 NEG_INF = -math.inf
 
 
@@ -87,12 +89,11 @@ def table_source():
     if scores != example.TABLE_SCORES:
         raise ValueError(f"table_source: q and the keys give {scores}, "
                          f"not the table's scores {example.TABLE_SCORES}")
-    rows = ["| key | \\(k\\) | \\(q \\cdot k\\) | \\(q \\cdot k / \\sqrt{2}\\) |",
-            "| :--- | ---: | ---: | ---: |"]
+    rows = [("key", "\\(k\\)", "\\(q \\cdot k\\)", "\\(q \\cdot k / \\sqrt{2}\\)")]
     for i, (k, shown, s) in enumerate(zip(TABLE_KEYS, TABLE_KEYS_SHOWN, scores), 1):
         dot = math.fsum(a * b for a, b in zip(TABLE_QUERY, k))
-        rows.append(f"| {i} | {shown} | {fmt(dot)} | {fmt(s)} |")
-    return "\n".join(rows)
+        rows.append((str(i), shown, fmt(dot), fmt(s)))
+    return markdown_table(rows)
 
 
 def widget_attributes():
@@ -491,23 +492,20 @@ def _argmax_row(scores):
 def why_softmax(part):
     """'Why exponentiate?': three recipes side by side, temperature, and a figure."""
     if part == "compare":
-        rows = ["| scores | divided by their sum | softmax | hard argmax |",
-                "| :--- | ---: | ---: | ---: |"]
+        rows = [("scores", "divided by their sum", "softmax", "hard argmax")]
         for scores in ([3, 1, 0.5], shown_scores(), [1, -1]):
             naive = divide_by_sum(scores)
             naive = _weights(naive, 2) if naive is not None else "none: the sum is 0"
-            rows.append(f"| {_list(scores)} | {naive} | "
-                        f"{_weights(lesson.softmax(scores), 2)} | "
-                        f"{_list(_argmax_row(scores), 0)} |")
-        return compact("\n".join(rows))
+            rows.append((_list(scores), naive, _weights(lesson.softmax(scores), 2),
+                         _list(_argmax_row(scores), 0)))
+        return compact(markdown_table(rows))
     if part == "temperature":
         s = example.TABLE_SCORES
-        rows = ["| T | weights | entropy (nats) |", "| ---: | ---: | ---: |"]
+        rows = [("T", "weights", "entropy (nats)")]
         for T in (100, 10, 1, 0.5, 0.1, 0.01):
             w = lesson.softmax([x / T for x in s])
-            rows.append(f"| {T:g} | {_weights(w)} | "
-                        f"{fmt(lesson.entropy(w))} |")
-        return compact("\n".join(rows)) + (
+            rows.append((f"{T:g}", _weights(w), fmt(lesson.entropy(w))))
+        return compact(markdown_table(rows, left=0)) + (
             f"\n\nargmax of the same scores: {_list(_argmax_row(s), 0)}; "
             f"equal weights: {_weights([1 / len(s)] * len(s))}, "
             f"entropy ln {len(s)} = {fmt(math.log(len(s)))}. A weight too small for "
@@ -581,23 +579,24 @@ def scaling(part):
     """The sqrt(d_k) experiment as a table or a figure."""
     rows = scaling_experiment()
     if part == "table":
-        spread = ["| \\(d_k\\) | \\(\\sqrt{d_k}\\) | spread of \\(q \\cdot k\\) | "
-                  "spread of \\(q \\cdot k / \\sqrt{d_k}\\) |", "| ---: | ---: | ---: | ---: |"]
-        weights = ["| \\(d_k\\) | largest weight, unscaled | largest weight, scaled | "
-                   "entropy, unscaled | entropy, scaled |", "| ---: | ---: | ---: | ---: | ---: |"]
+        spread = [("\\(d_k\\)", "\\(\\sqrt{d_k}\\)", "spread of \\(q \\cdot k\\)",
+                   "spread of \\(q \\cdot k / \\sqrt{d_k}\\)")]
+        weights = [("\\(d_k\\)", "largest weight, unscaled", "largest weight, scaled",
+                    "entropy, unscaled", "entropy, scaled")]
         for r in rows:
-            spread.append(f"| {r['d_k']} | {math.sqrt(r['d_k']):g} | {r['spread']:.2f} | "
-                          f"{r['spread_scaled']:.2f} |")
-            weights.append(f"| {r['d_k']} | {r['top_raw']:.2f} | {r['top_scaled']:.2f} | "
-                           f"{r['h_raw']:.2f} | {r['h_scaled']:.2f} |")
-        return compact("\n".join(spread)) + "\n\n" + compact("\n".join(weights)) + (
+            spread.append((str(r["d_k"]), f"{math.sqrt(r['d_k']):g}", f"{r['spread']:.2f}",
+                           f"{r['spread_scaled']:.2f}"))
+            weights.append((str(r["d_k"]), f"{r['top_raw']:.2f}", f"{r['top_scaled']:.2f}",
+                            f"{r['h_raw']:.2f}", f"{r['h_scaled']:.2f}"))
+        return (compact(markdown_table(spread, left=0)) + "\n\n"
+                + compact(markdown_table(weights, left=0)) + (
             f"\n\n{SCALING_TRIALS} random queries per row, each against {SCALING_KEYS} "
             f"random keys; every entry drawn from a normal distribution with mean 0 and "
             f"spread 1 (Python's `random.Random({SCALING_SEED})`), computed with "
             f"`lesson.scaled_scores`, `lesson.softmax` and `lesson.entropy` when this "
             f"page was built. Entropy is in nats; equal weights over {SCALING_KEYS} keys "
             f"would give ln {SCALING_KEYS} = {fmt(math.log(SCALING_KEYS), 2)}.\n"
-            "{ .lesson-table-caption }")
+            "{ .lesson-table-caption }"))
     if part == "figure":
         xs = [math.log2(r["d_k"]) for r in rows]
         ticks = [(math.log2(d), str(d)) for d in SCALING_DIMS]

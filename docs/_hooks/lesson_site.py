@@ -26,6 +26,7 @@ from lesson import bench, example, exercise, figures, runner
 from lesson.tables import fmt_list, table_rows
 
 from . import lesson_quizzes, measure_speed
+from .markdown_text import markdown_table
 
 # A placeholder stands alone on its line: {{ name arg arg }}.  Its Markdown is
 # indented like the placeholder, so it can sit inside an admonition or a tab.
@@ -33,15 +34,6 @@ PLACEHOLDER = re.compile(r"^([ \t]*)\{\{\s*(\w+)((?:[ \t]+[^\s}]+)*)\s*\}\}[ \t]
 
 
 # --- Placeholders -----------------------------------------------------------
-
-def markdown_table(rows, left=1):
-    """A Markdown table: the first ``left`` columns of text, the rest figures."""
-    header, *body = rows
-    align = [":---" if i < left else "---:" for i in range(len(header))]
-    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
-    lines += ["| " + " | ".join(row) + " |" for row in body]
-    return "\n".join(lines)
-
 
 def table(*scores):
     """The lesson's table for some scores (default: the lesson's own)."""
