@@ -221,7 +221,11 @@ def checker(sample, *keep):
 
 # Python-Markdown wraps raw HTML inside a tab in a paragraph, so a report
 # stands as a token in the Markdown and becomes its HTML in the page's HTML
-# (restore_reports, run by the lesson_markdown extension).
+# (restore_reports, run by the lesson_markdown extension).  Its own stash of
+# raw HTML cannot serve: its markers are stripped by the whitespace
+# preprocessor, which runs after the placeholders.  The tokens count from 0
+# on each page (expand starts afresh), so `mkdocs serve` does not pile up
+# every rebuild's reports.
 _REPORTS = []
 REPORT_TOKEN = re.compile(r"<p>lesson-report-(\d+)</p>")
 
@@ -296,6 +300,7 @@ PLACEHOLDERS = {
 
 def expand(markdown):
     """``markdown`` with every placeholder line replaced by its Markdown."""
+    _REPORTS.clear()                    # one page's checker reports at a time
     def replace(match):
         indent, name, args = match.group(1), match.group(2), match.group(3).split()
         if name not in PLACEHOLDERS:
