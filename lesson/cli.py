@@ -128,7 +128,7 @@ def _check_paths(texts):
     for text in texts:
         if os.path.isdir(text):
             found = sorted(os.path.join(text, name) for name in os.listdir(text)
-                           if name.lower().endswith((".py", ".ipynb"))
+                           if name.lower().endswith(exercise.SOURCE_KINDS)
                            and not name.startswith(".")
                            and os.path.isfile(os.path.join(text, name)))
             if not found:

@@ -65,6 +65,7 @@ import traceback
 import types
 
 FUNCTIONS = ("softmax", "naive_softmax", "rows_normalised", "entropy")
+SOURCE_KINDS = (".py", ".ipynb")    # what the checker reads: Python files, notebooks
 NEG_INF = -math.inf
 
 # Seconds one check may take.  Every check's input has at most four numbers:
@@ -269,7 +270,7 @@ def read_learner(data, filename):
     'not_python'
     """
     kind = os.path.splitext(filename)[1].lower()
-    if kind not in (".py", ".ipynb"):
+    if kind not in SOURCE_KINDS:
         return None, {"status": "not_python", "kind": kind}
     if kind == ".ipynb":
         try:
@@ -772,8 +773,13 @@ LOAD_PROBLEMS = {
                    "run it in WSL (Windows Subsystem for Linux).",
 }
 
+# A notebook cell that failed, though the notebook loaded (see load_notes).
+CELL_PROBLEMS = dict(LOAD_PROBLEMS,
+                     syntax="A cell has a syntax error on {where}: {message}",
+                     error="A cell raised an error: {error}")
 
-def load_problem_text(load, time_limit=TIME_LIMIT, file="Your file"):
+
+def load_problem_text(load, time_limit=TIME_LIMIT, file="Your file", problems=LOAD_PROBLEMS):
     """One sentence on why a file could not be loaded, or None if it was.
 
     >>> load_problem_text({"status": "timeout"}, 2.0)
@@ -789,7 +795,7 @@ def load_problem_text(load, time_limit=TIME_LIMIT, file="Your file"):
         fields["error"] = _error_text(load["error"])
     fields.setdefault("where", "an unknown line")
     fields.setdefault("code", load.get("code") or "?")
-    text = LOAD_PROBLEMS[status].format(**fields)
+    text = problems[status].format(**fields)
     if status == "syntax" and load.get("code"):
         text += f" ({load['code']})"
     if status == "error" and load["error"]["type"] == "EOFError":
@@ -809,9 +815,7 @@ def load_notes(load, time_limit=TIME_LIMIT):
     """
     notes = []
     for cell in load.get("cells", []):
-        text = load_problem_text(cell, time_limit)
-        text = text.replace("Your file raised an error while loading", "A cell raised an "
-                            "error").replace("Your file has", "A cell has")
+        text = load_problem_text(cell, time_limit, problems=CELL_PROBLEMS)
         notes.append(f"{text}. The other cells ran.")
     if load.get("exited"):
         exited = load["exited"]

@@ -90,7 +90,7 @@ def report(result, time_limit=exercise.TIME_LIMIT):
 def _grade(path, time_limit):
     """(load, outcomes by check index) for one file."""
     kind = os.path.splitext(path)[1].lower()
-    if kind not in (".py", ".ipynb"):
+    if kind not in exercise.SOURCE_KINDS:
         return {"status": "not_python", "kind": kind}, {}
     if not os.path.isfile(path):
         return {"status": "missing"}, {}
