@@ -270,6 +270,25 @@ def test_what_the_code_prints_is_shown_with_its_check(runner):
     assert lines[-1] == f"{CHECKS} passed, 0 failed"
 
 
+def test_a_flood_on_stderr_does_not_hide_what_stdout_printed(runner):
+    """A call that never returns is shown by what it printed as it ran, and each
+    stream has its own allowance: 5,000 characters on stderr (more than the page
+    keeps) must not hide the line on stdout that follows them."""
+    flood = ((SAMPLES / "correct_lists.py").read_text()
+             + "\nimport sys\n"
+             + "def entropy(w):\n"
+             + "    sys.stderr.write('x' * 5000 + '\\n')\n"
+             + "    sys.stderr.flush()\n"
+             + "    print('after the flood', flush=True)\n"
+             + "    while True:\n"
+             + "        pass\n")
+    lines = report_of(runner, flood)
+    hung = lines.index("  FAIL  one-hot is 0")
+    shown = lines[hung:hung + 12]
+    assert any("after the flood" in line for line in shown), shown
+    assert lines[-1] == f"{CHECKS - 3} passed, 3 failed"
+
+
 # --- The editor ------------------------------------------------------------------
 
 def test_the_editor_keeps_the_text_and_resets_to_the_starter(runner):

@@ -95,21 +95,23 @@ function post(message) {
 
 // What the learner's code writes to stdout and stderr goes to the page at
 // once, so even a call that never returns has shown what it printed.  After
-// 4,000 characters in one step only the count goes on, now and then.
-const printed = { kept: 0, unsent: 0 };
+// 4,000 characters of one stream in one step only that stream's count goes
+// on, now and then: a flood on stderr never hides what stdout printed.
+const printed = { stdout: { kept: 0, unsent: 0 }, stderr: { kept: 0, unsent: 0 } };
 function printer(stream) {
   const decoder = new TextDecoder();
+  const count = printed[stream];
   return {
     write(buffer) {
       const text = decoder.decode(buffer, { stream: true });
-      if (printed.kept < 4000) {
-        printed.kept += text.length;
+      if (count.kept < 4000) {
+        count.kept += text.length;
         post({ type: "printed", stream, text });
       } else {
-        printed.unsent += text.length;
-        if (printed.unsent > 100000) {
-          post({ type: "printed", stream, more: printed.unsent });
-          printed.unsent = 0;
+        count.unsent += text.length;
+        if (count.unsent > 100000) {
+          post({ type: "printed", stream, more: count.unsent });
+          count.unsent = 0;
         }
       }
       return buffer.length;
@@ -118,9 +120,11 @@ function printer(stream) {
 }
 
 function newStep() {
-  if (printed.unsent) post({ type: "printed", stream: "stdout", more: printed.unsent });
-  printed.kept = 0;
-  printed.unsent = 0;
+  for (const [stream, count] of Object.entries(printed)) {
+    if (count.unsent) post({ type: "printed", stream, more: count.unsent });
+    count.kept = 0;
+    count.unsent = 0;
+  }
 }
 
 // Pyodide reports a failed start (a file that will not load, too little
