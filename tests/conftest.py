@@ -12,6 +12,11 @@ import shutil
 import subprocess
 import sys
 
+try:
+    import fcntl                # a lock for made_once; POSIX only
+except ImportError:
+    fcntl = None
+
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -42,16 +47,37 @@ def rng():
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
+def made_once(tmp_path_factory, name, make):
+    """A folder made by ``make(folder)`` once per test run, and its path.
+
+    With pytest-xdist the run's workers share it: the first to ask makes it
+    while the others wait on a lock, so a site is built once, not per worker.
+    """
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent                 # the run's folder, above each worker's
+    folder, done = base / name, base / f"{name}.done"
+    with open(base / f"{name}.lock", "w") as lock:
+        if fcntl:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            make(folder)
+            done.touch()
+    return folder
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory):
     """The site built once per test run with `mkdocs build --strict`."""
-    site = tmp_path_factory.mktemp("site")
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return site
+    def build(site):
+        env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+        result = subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stdout + result.stderr
+    return made_once(tmp_path_factory, "site", build)
 
 
 # --- A real browser: headless Chromium driven by Playwright -----------------
@@ -109,13 +135,37 @@ def screenshot(page, shots, name):
         page.screenshot(path=os.path.join(shots, f"{name}.png"), full_page=True)
 
 
-class Page:
-    """A page opened from disk, with every JavaScript error it raised."""
+# Before any script of a page runs, its storage is emptied: a page opened in a
+# shared context starts as if in a fresh one (no saved editor text, scheme or tab).
+EMPTY_STORAGE = "try { localStorage.clear(); sessionStorage.clear(); } catch (e) {}"
 
-    def __init__(self, browser, site, name, scheme="light", width=1280):
-        self.context = browser.new_context(viewport={"width": width, "height": 900},
-                                           color_scheme=scheme)
-        self.page = self.context.new_page()
+
+@pytest.fixture(scope="session")
+def contexts(browser):
+    """One browser context per (colour scheme, width), shared by the whole run.
+
+    A context keeps its cache, so the theme's scripts and styles load once,
+    not once per test; each page still starts with empty storage.
+    """
+    made = {}
+
+    def context(scheme="light", width=1280):
+        if (scheme, width) not in made:
+            made[scheme, width] = browser.new_context(viewport={"width": width, "height": 900},
+                                                      color_scheme=scheme)
+            made[scheme, width].add_init_script(EMPTY_STORAGE)
+        return made[scheme, width]
+    yield context
+    for each in made.values():
+        each.close()
+
+
+class Page:
+    """A page of the site opened from disk in a new tab, with every JavaScript error it raised."""
+
+    def __init__(self, context, site, name):
+        self.context = context
+        self.page = context.new_page()
         self.errors = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
@@ -125,15 +175,15 @@ class Page:
         self.page.wait_for_load_state("load")
 
     def close(self):
-        self.context.close()
+        self.page.close()
 
 
 @pytest.fixture
-def open_page(browser, built_site):
+def open_page(browser, contexts, built_site):
     opened = []
 
-    def open_(name, **options):
-        page = Page(browser, built_site, name, **options)
+    def open_(name, scheme="light", width=1280):
+        page = Page(contexts(scheme, width), built_site, name)
         opened.append(page)
         return page
     yield open_

@@ -22,7 +22,7 @@ import lesson.weights
 from lesson import example
 from lesson.tables import table_rows
 from lesson_docs import lesson_site, measure_speed
-from conftest import ROOT, skip_or_fail
+from conftest import ROOT, made_once, skip_or_fail
 
 PAGES = ["index", "by-hand", "in-code", "check", "exercises", "reference", "why-softmax", "why-scaling",
          "precision", "api"]
@@ -232,15 +232,16 @@ def zensical_site(tmp_path_factory):
     command = shutil.which("zensical", path=os.path.dirname(sys.executable))
     if command is None:
         skip_or_fail("zensical is not installed (pip install -e '.[docs]')")
-    project = tmp_path_factory.mktemp("zensical")
-    shutil.copy(ROOT / "mkdocs.yml", project)
-    for folder in ("docs", "lesson"):
-        shutil.copytree(ROOT / folder, project / folder,
-                        ignore=shutil.ignore_patterns("__pycache__"))
-    result = subprocess.run([command, "build", "--clean", "--strict"], cwd=project,
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return project / "site"
+
+    def build(project):
+        shutil.copy(ROOT / "mkdocs.yml", project)
+        for folder in ("docs", "lesson"):
+            shutil.copytree(ROOT / folder, project / folder,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        result = subprocess.run([command, "build", "--clean", "--strict"], cwd=project,
+                                capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stdout + result.stderr
+    return made_once(tmp_path_factory, "zensical", build) / "site"
 
 
 @pytest.mark.parametrize("name", PAGES)
