@@ -10,6 +10,7 @@ To add a placeholder: write a function that returns Markdown, and add it to
 ``PLACEHOLDERS`` at the bottom of this file.
 """
 
+import concurrent.futures
 import functools
 import inspect
 import json
@@ -196,23 +197,58 @@ def figure(name):
 
 
 SAMPLES = pathlib.Path(__file__).resolve().parents[2] / "tests" / "exercise_samples"
+PAGES = pathlib.Path(__file__).resolve().parents[1]
+CHECKER_PLACEHOLDER = re.compile(r"\{\{\s*checker(?:_json)?\s+(\w+)")
+
+# A sample that never returns costs the checker its time limit.  So every
+# sample the pages show is graded once, in the background, from the moment
+# the first page is built, while the other pages are built; a sample is graded
+# again only if it or the lesson changed (as under `mkdocs serve`).
+_GRADING = {}
+_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=4)
 
 
-def checker(sample, *keep):
-    """Real checker output: ``starter`` (untouched) or a sample from the tests.
+def _fingerprint(sample):
+    files = [SAMPLES / f"{sample}.py"] if sample != "starter" else []
+    files += sorted(pathlib.Path(lesson.__file__).parent.glob("*.py"))
+    return tuple(os.stat(f).st_mtime_ns for f in files)
 
-    The file is graded as ``softmax_exercise.py`` in a scratch folder, as a
-    learner would run it.  ``keep`` names functions to show (default: all);
-    the others are summed up in a line each.  The report's lines are not
-    wrapped by the checker: the page wraps each once, under its own text.
-    """
+
+def _grade(sample):
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "softmax_exercise.py")
         if sample == "starter":
             exercise.write_starter(path)
         else:
             shutil.copy(SAMPLES / f"{sample}.py", path)
-        result = runner.run(path, shown_as="softmax_exercise.py")
+        return runner.run(path, shown_as="softmax_exercise.py")
+
+
+def start_grading():
+    """Start grading, in the background, every sample a page shows."""
+    for page in PAGES.glob("*.md"):
+        for sample in CHECKER_PLACEHOLDER.findall(page.read_text(encoding="utf-8")):
+            graded(sample, wait=False)
+
+
+def graded(sample, wait=True):
+    """The checker's result for ``sample`` (``starter`` or a file of the tests'
+    samples), graded as ``softmax_exercise.py`` in a scratch folder, as a learner
+    would run it."""
+    key = (sample, _fingerprint(sample))
+    if key not in _GRADING:
+        _GRADING[key] = _POOL.submit(_grade, sample)
+    return _GRADING[key].result() if wait else None
+
+
+def checker(sample, *keep):
+    """Real checker output: ``starter`` (untouched) or a sample from the tests.
+
+    ``keep`` names functions to show (default: all); the others are summed
+    up in a line each.  The report's lines are not wrapped by the checker:
+    the page wraps each once, under its own text.
+    """
+    result = graded(sample)
     lines = exercise.report_lines(result["file"], result["load"], result["checks"],
                                   functions=keep or exercise.FUNCTIONS)
     _REPORTS.append(report_html(["$ python -m lesson check softmax_exercise.py"] + lines))
@@ -252,10 +288,7 @@ def time_limits():
 
 def checker_json(sample, name):
     """A real --json result for a sample file, with its checks cut to one."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "softmax_exercise.py")
-        shutil.copy(SAMPLES / f"{sample}.py", path)
-        result = runner.run(path, shown_as="softmax_exercise.py")
+    result = graded(sample)
     entry = {k: v for k, v in result.items() if k not in ("load", "seconds")}
     entry["checks"] = [c for c in result["checks"] if c["name"] == name.replace("_", " ")]
     text = json.dumps({"checker": "lesson 4", "time_limit": exercise.TIME_LIMIT,
@@ -301,6 +334,7 @@ PLACEHOLDERS = {
 def expand(markdown):
     """``markdown`` with every placeholder line replaced by its Markdown."""
     _REPORTS.clear()                    # one page's checker reports at a time
+    start_grading()
     def replace(match):
         indent, name, args = match.group(1), match.group(2), match.group(3).split()
         if name not in PLACEHOLDERS:
