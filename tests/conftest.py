@@ -27,11 +27,21 @@ settings.register_profile("lesson", derandomize=True, database=None, deadline=No
 settings.load_profile("lesson")
 
 
+# The files that take longest run first: under pytest-xdist (-n auto --dist
+# loadfile) each worker takes whole files in this order, so the long ones
+# start at once and the short ones fill in around them.
+LONGEST_FIRST = ["test_learner_corpus.py", "test_runner_browser.py", "test_browser.py",
+                 "test_widget.py", "test_quiz.py", "test_site.py", "test_exercise.py"]
+
+
 def pytest_collection_modifyitems(config, items):
-    """Mark every test that uses the browser fixture (through open_page too)."""
+    """Mark every test that uses the browser fixture (through open_page too);
+    put the longest files first."""
     for item in items:
         if "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
+    rank = {name: place for place, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))     # stable
 
 # Learners' files: graded by the checker, never imported by pytest (some have
 # syntax errors, never finish loading, call input(), exit or fork).
