@@ -308,7 +308,7 @@ def test_temperature_slider_announces_t(open_page):
 
 def test_weights_are_announced_once_briefly(open_page):
     """One live region says the new weights in a short sentence, soon after the
-    slider stops (it waits 600 ms, so a screen reader is not read every step)."""
+    slider stops moving (not at every step, which a screen reader would read out)."""
     from playwright.sync_api import expect     # here: the browser fixture found Playwright
     view = open_page("index")
     assert view.page.locator(".softmax-widget [aria-live]").count() == 1
