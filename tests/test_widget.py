@@ -12,7 +12,7 @@ from lesson import entropy, softmax
 from lesson.tables import TABLE_HEADER, fmt
 from lesson.example import TABLE_SCORES
 from lesson_docs import lesson_quizzes  # the site build's data for the widget
-from conftest import screenshot
+from conftest import Page, screenshot
 
 
 def shown(view):
@@ -40,8 +40,41 @@ def expected_weights(scores, temperature):
     return [fmt_weight(w) for w in softmax([s / temperature for s in scores])]
 
 
-def test_widget_starts_at_the_lessons_table(open_page):
-    view = open_page("index")
+@pytest.fixture(scope="module")
+def untouched(contexts, built_site):
+    """Pages that tests only read: each (page, scheme, width) opened once for the file.
+
+    A page load costs about half a second, and many checks only read the state
+    a page starts in or call the widget's pure functions (softmax, fmt). They
+    share one load here. No test may click, type, focus or scroll these pages;
+    a test that changes anything opens its own page with open_page.
+    """
+    opened = {}
+
+    def untouched_(name, scheme="light", width=1280):
+        if (name, scheme, width) not in opened:
+            opened[name, scheme, width] = Page(contexts(scheme, width), built_site, name)
+        return opened[name, scheme, width]
+    yield untouched_
+    for view in opened.values():
+        view.close()
+
+
+@pytest.fixture(scope="module")
+def without_javascript(browser, built_site):
+    """The lesson's page with JavaScript off: the static table a reader gets first.
+
+    Loaded once for the file (a context of its own, no warm cache); tests only read it.
+    """
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto((built_site / "index.html").as_uri())
+    yield page
+    context.close()
+
+
+def test_widget_starts_at_the_lessons_table(untouched):
+    view = untouched("index")
     scores, t, weights, summary = shown(view)
     assert scores == pytest.approx(TABLE_SCORES, abs=0) and t == 1
     assert weights == ["0.5972", "0.2945", "0.1083"] == expected_weights(TABLE_SCORES, 1)
@@ -59,10 +92,10 @@ def test_moving_a_slider_from_the_keyboard_changes_the_weights(open_page):
     view = open_page("index")
     _, _, before, _ = shown(view)
     view.page.focus("#softmax-widget-0-s3")
-    for _ in range(250):
-        view.page.keyboard.press("ArrowRight")           # score 3: -1 -> 1.5
+    for _ in range(50):
+        view.page.keyboard.press("ArrowRight")           # score 3: -1 -> -0.5
     scores, t, after, summary = shown(view)
-    assert scores[2] == pytest.approx(1.5)
+    assert scores[2] == -0.5                             # 50 steps of 0.01, no drift
     assert after != before
     assert after == expected_weights(scores, t)
     assert view.errors == []
@@ -105,8 +138,8 @@ EDGE_ROWS = [[1000, 1000], [-1000, -1000, -1001], [50, -50], [700, -700, 0],
 
 
 @pytest.mark.parametrize("row", EDGE_ROWS, ids=str)
-def test_widget_softmax_matches_the_lesson_and_never_gives_nan(open_page, row):
-    view = open_page("index")
+def test_widget_softmax_matches_the_lesson_and_never_gives_nan(untouched, row):
+    view = untouched("index")
     got = view.page.evaluate("row => lessonWidget.softmax(row)", row)
     assert all(math.isfinite(w) for w in got)
     assert got == pytest.approx(softmax(row), rel=1e-12, abs=1e-300)
@@ -114,25 +147,22 @@ def test_widget_softmax_matches_the_lesson_and_never_gives_nan(open_page, row):
         pytest.approx(entropy(softmax(row)), rel=1e-12, abs=1e-15)
 
 
-def test_widget_formats_numbers_as_the_lesson_does(open_page):
-    view = open_page("index")
+def test_widget_formats_numbers_as_the_lesson_does(untouched):
+    view = untouched("index")
     for value in [1.0, 0.0, -0.0, 0.49306869, -1.70710678, -0.00001, 12.0, 0.12345]:
         assert view.page.evaluate("v => lessonWidget.fmt(v)", value) == fmt(value)
 
 
-def test_without_javascript_the_static_table_remains(browser, built_site):
-    context = browser.new_context(java_script_enabled=False)
-    page = context.new_page()
-    page.goto((built_site / "index.html").as_uri())
+def test_without_javascript_the_static_table_remains(without_javascript):
+    page = without_javascript
     text = page.inner_text(".softmax-widget")
     assert "0.5972" in text and "0.4931" in text
     assert page.locator(".softmax-widget input").count() == 0
-    context.close()
 
 
 @pytest.mark.parametrize("name, count", [("index", 1), ("reference", 2)])
-def test_figures_render_with_alt_text_and_captions(open_page, name, count):
-    view = open_page(name)
+def test_figures_render_with_alt_text_and_captions(untouched, name, count):
+    view = untouched(name)
     figures = view.page.locator("figure.lesson-figure-box")
     assert figures.count() == count
     for i in range(count):
@@ -144,8 +174,8 @@ def test_figures_render_with_alt_text_and_captions(open_page, name, count):
     assert view.errors == []
 
 
-def test_causal_heatmap_marks_masked_cells_apart_from_small_weights(open_page):
-    view = open_page("reference")
+def test_causal_heatmap_marks_masked_cells_apart_from_small_weights(untouched):
+    view = untouched("reference")
     svg = view.page.locator("figure.lesson-figure-box svg").nth(1)
     hatched = svg.locator('rect[fill="url(#hatch)"]').count()
     assert hatched == 6                                   # the upper triangle of 4 x 4
@@ -203,12 +233,9 @@ def test_shifting_every_score_moves_no_weight(open_page):
     assert view.errors == []
 
 
-def test_headers_are_the_static_tables_and_name_the_temperature(browser, built_site, open_page):
-    context = browser.new_context(java_script_enabled=False)
-    page = context.new_page()
-    page.goto((built_site / "index.html").as_uri())
-    static = page.eval_on_selector_all(".softmax-widget th", "ths => ths.map(t => t.textContent)")
-    context.close()
+def test_headers_are_the_static_tables_and_name_the_temperature(without_javascript, open_page):
+    static = without_javascript.eval_on_selector_all(".softmax-widget th",
+                                                     "ths => ths.map(t => t.textContent)")
     view = open_page("index")
     assert table(view)[0] == static                   # no text changes when JS loads
     assert static == list(TABLE_HEADER)               # one spelling: the lesson's own
@@ -257,8 +284,8 @@ def test_output_is_the_weighted_mix_of_the_values_and_moves(open_page):
     assert view.errors == []
 
 
-def test_controls_are_named_by_their_visible_labels(open_page):
-    view = open_page("index")
+def test_controls_are_named_by_their_visible_labels(untouched):
+    view = untouched("index")
     sliders = view.page.locator(".softmax-widget input[type=range]")
     assert sliders.count() == 5
     for i in range(sliders.count()):
@@ -280,15 +307,20 @@ def test_temperature_slider_announces_t(open_page):
 
 
 def test_weights_are_announced_once_briefly(open_page):
+    """One live region says the new weights in a short sentence, soon after the
+    slider stops moving (not at every step, which a screen reader would read out)."""
+    from playwright.sync_api import expect     # here: the browser fixture found Playwright
     view = open_page("index")
     assert view.page.locator(".softmax-widget [aria-live]").count() == 1
     view.page.focus("#softmax-widget-0-s1")
     for _ in range(5):
         view.page.keyboard.press("ArrowRight")
-    view.page.wait_for_timeout(900)
     scores, t, _, _ = shown(view)
+    expected = "Weights " + ", ".join(fmt(w) for w in softmax(scores))
+    # Said within 900 ms of the last key press; no longer a fixed 900 ms sleep.
+    expect(view.page.locator(".sw-live")).to_have_text(expected, timeout=900)
     said = view.page.inner_text(".sw-live")
-    assert said == "Weights " + ", ".join(fmt(w) for w in softmax(scores))
+    assert said == expected
     assert len(said) < 40
 
 
@@ -304,10 +336,10 @@ def test_keyboard_focus_is_visible_on_every_control(open_page, scheme):
         clip = {"x": box["x"] - 8, "y": box["y"] - 8,
                 "width": box["width"] + 16, "height": box["height"] + 16}
         page.evaluate("document.activeElement && document.activeElement.blur()")
-        before = page.screenshot(clip=clip)
+        before = page.screenshot(clip=clip, animations="disabled")
         target.focus()
         page.keyboard.press("Shift")                     # a key press: :focus-visible
-        after = page.screenshot(clip=clip)
+        after = page.screenshot(clip=clip, animations="disabled")   # transitions finished
         assert before != after, f"{selector}: focus changes nothing on screen ({scheme})"
         assert target.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"
 
@@ -332,8 +364,8 @@ COLOUR = """css => { const probe = document.createElement('span');
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_widget_colours_have_contrast(open_page, scheme):
-    view = open_page("index", scheme=scheme)
+def test_widget_colours_have_contrast(untouched, scheme):
+    view = untouched("index", scheme=scheme)       # COLOUR's probe is removed at once
     page = view.page
     background = page.evaluate(COLOUR, "var(--md-default-bg-color)")
     button = page.locator(".sw-buttons button").first.evaluate(
@@ -371,8 +403,8 @@ def test_every_weight_and_score_minus_max_is_visible_on_a_phone(open_page, shots
     assert label.evaluate("e => e.getBoundingClientRect().height") < 30   # one line
 
 
-def test_numbers_line_up_on_the_decimal_point(open_page):
-    view = open_page("index")
+def test_numbers_line_up_on_the_decimal_point(untouched):
+    view = untouched("index")
     points = view.page.eval_on_selector_all(
         ".softmax-widget table td:nth-child(4) .sw-frac",
         "spans => spans.map(s => s.getBoundingClientRect().left)")
