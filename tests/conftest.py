@@ -440,6 +440,22 @@ AXE_NODES_INSIDE = """([violations, regions]) => {
     return {counts, inside};
 }"""
 
+# The page scrolled back to the top, as loaded, with nothing focused, once the
+# transitions this starts (the header's title fades back) have ended: axe
+# computes colours as drawn, so it must not see a fade half-way.
+BACK_TO_THE_TOP = """async () => {
+    window.scrollTo(0, 0);
+    if (document.activeElement) document.activeElement.blur();
+    const frame = () => new Promise(done => requestAnimationFrame(done));
+    for (let still = 0, frames = 0; still < 2 && frames < 200; frames++) {
+        await frame();
+        const moving = document.getAnimations().filter(a => a.playState === 'running'
+            && Number.isFinite(a.effect.getComputedTiming().endTime));
+        still = moving.length ? 0 : still + 1;
+        await Promise.all(moving.map(a => a.finished.catch(() => null)));
+    }
+}"""
+
 # What each copy button put on the clipboard, next to the code it copies.
 # Material copies with clipboard.js, which writes through a hidden textarea and
 # execCommand("copy"); the page's copy event sees that textarea's selection.
@@ -535,7 +551,7 @@ def measure_page(page_, name, scheme, width, shots):
                 from axe_playwright_python.sync_playwright import Axe
             except ImportError:
                 return {"__skipped__": "axe-playwright-python is not installed (pip install -e '.[test]')"}
-            page.evaluate("() => { window.scrollTo(0, 0); document.activeElement && document.activeElement.blur(); }")
+            page.evaluate(BACK_TO_THE_TOP)
             response = Axe().run(page).response
             where = page.evaluate(AXE_NODES_INSIDE, [response["violations"], AXE_REGIONS])
             for violation, inside in zip(response["violations"], where["inside"]):
