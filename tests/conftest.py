@@ -515,12 +515,15 @@ def measure_page(page_, name, scheme, width, shots):
     # 2. Keyboard focus, on the page as loaded; the injected controls go again after.
     targets = [selector for page_name, selector, _ in FOCUS_TARGETS if page_name == name]
     if desktop and targets:
-        page.evaluate(PLAIN_CONTROLS)
-        found["focus"] = {selector: attempt(lambda: focus_ring(page, selector))
-                          for selector in targets}
-        page.evaluate("""() => { document.getElementById('plain-controls').remove();
-            document.activeElement && document.activeElement.blur(); }""")
-        page.mouse.move(0, 0)
+        def rings():
+            page.evaluate(PLAIN_CONTROLS)
+            try:
+                return {selector: attempt(lambda: focus_ring(page, selector)) for selector in targets}
+            finally:
+                page.evaluate("""() => { document.getElementById('plain-controls').remove();
+                    document.activeElement && document.activeElement.blur(); }""")
+                page.mouse.move(0, 0)
+        step("focus", rings)
     # 3. The first worked answer: hidden, then opened by its summary.
     if desktop and light:
         def reveal():
@@ -563,7 +566,6 @@ def measure_page(page_, name, scheme, width, shots):
     # 6. Each copy button clicked (scrolls the page and puts text on the clipboard).
     if light:
         step("copied", lambda: page.evaluate(CLICK_EVERY_COPY_BUTTON))
-    found["errors"] = list(page_.errors)
     return found
 
 

@@ -21,7 +21,10 @@ MATH_PAGES = ["index", "by-hand", "in-code", "check", "reference", "why-softmax"
 SCHEMES = ["light", "dark"]
 
 
-@pytest.mark.parametrize("name", PAGES)
+# Last page first: on two pytest-xdist workers, this file and test_accessibility.py
+# (which goes first page first) then measure different pages at the same time,
+# instead of one worker waiting for the page the other is measuring.
+@pytest.mark.parametrize("name", PAGES[::-1])
 def test_page_has_no_errors_raw_tex_or_network(inspected, name):
     """The page loads, light and dark, with its math typeset, no JavaScript error,
     and nothing fetched from the network."""
