@@ -31,6 +31,7 @@ settings.load_profile("lesson")
 # loadfile) each worker takes whole files in this order, so the long ones
 # start at once and the short ones fill in around them.
 LONGEST_FIRST = ["test_learner_corpus.py", "test_runner_browser.py", "test_browser.py",
+                 "test_accessibility.py",
                  "test_widget.py", "test_quiz.py", "test_site.py", "test_exercise.py"]
 
 
