@@ -10,7 +10,7 @@ for the lesson's interactive parts).
 
 import pytest
 
-from conftest import FOCUS_TARGETS, PAGES, TOKEN_CLASSES
+from page_states import FOCUS_TARGETS, PAGES, TOKEN_CLASSES
 
 SCHEMES = ["light", "dark"]
 

@@ -14,7 +14,7 @@ when it is set, so a person can look at them.
 
 import pytest
 
-from conftest import PAGES, PHONE
+from page_states import PAGES, PHONE
 
 RAW_TEX = ["\\frac", "\\sqrt", "\\mathbb", "\\operatorname", "\\infty", "\\(", "\\["]
 MATH_PAGES = ["index", "by-hand", "in-code", "check", "reference", "why-softmax", "why-scaling", "precision"]

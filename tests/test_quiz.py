@@ -27,7 +27,7 @@ from lesson import example, softmax
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 from lesson_docs import lesson_quizzes  # the site build's own questions
-from conftest import screenshot, skip_or_fail
+from page_states import screenshot
 
 QUIZ_PAGES = {"index": ["temperature", "double", "shift", "tiny"], "check": ["rows", "mask"],
               "why-softmax": ["divide", "argmax"], "why-scaling": ["scaling"]}

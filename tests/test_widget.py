@@ -12,7 +12,8 @@ from lesson import entropy, softmax
 from lesson.tables import TABLE_HEADER, fmt
 from lesson.example import TABLE_SCORES
 from lesson_docs import lesson_quizzes  # the site build's data for the widget
-from conftest import Page, screenshot
+from conftest import Page
+from page_states import screenshot
 
 
 def shown(view):
