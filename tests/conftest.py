@@ -90,14 +90,19 @@ def made_once(tmp_path_factory, name, make):
     return folder
 
 
+def mkdocs_build(project, site):
+    """`mkdocs build --strict` of the project in folder ``project`` into ``site``."""
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        cwd=project, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
+        capture_output=True, text=True, timeout=300)
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory):
     """The site built once per test run with `mkdocs build --strict`."""
     def build(site):
-        env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-        result = subprocess.run(
-            [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+        result = mkdocs_build(ROOT, site)
         assert result.returncode == 0, result.stdout + result.stderr
     return made_once(tmp_path_factory, "site", build)
 
@@ -165,7 +170,7 @@ def contexts(browser):
     """
     made = {}
 
-    def context(scheme="light", width=1280):
+    def context(scheme="light", width=DESKTOP):
         if (scheme, width) not in made:
             made[scheme, width] = browser.new_context(viewport={"width": width, "height": 900},
                                                       color_scheme=scheme)
@@ -198,13 +203,33 @@ class Page:
 def open_page(browser, contexts, built_site):
     opened = []
 
-    def open_(name, scheme="light", width=1280):
+    def open_(name, scheme="light", width=DESKTOP):
         page = Page(contexts(scheme, width), built_site, name)
         opened.append(page)
         return page
     yield open_
     for page in opened:
         page.close()
+
+
+@pytest.fixture(scope="module")
+def untouched(contexts, built_site):
+    """Pages that a test file only reads: each (page, scheme, width) opened once for the file.
+
+    A page load costs about half a second, and many checks only read the state
+    a page starts in or call its pure functions. They share one load here. No
+    test may click, type, focus or scroll these pages; a test that changes
+    anything opens its own page with open_page.
+    """
+    opened = {}
+
+    def untouched_(name, scheme="light", width=DESKTOP):
+        if (name, scheme, width) not in opened:
+            opened[name, scheme, width] = Page(contexts(scheme, width), built_site, name)
+        return opened[name, scheme, width]
+    yield untouched_
+    for view in opened.values():
+        view.close()
 
 
 class Inspected:

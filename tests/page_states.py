@@ -26,6 +26,7 @@ def screenshot(page, shots, name):
 
 PAGES = ["index", "by-hand", "in-code", "check", "exercises", "reference", "why-softmax", "why-scaling",
          "precision", "api"]
+SCHEMES = ["light", "dark"]
 PHONE = 390
 DESKTOP = 1280
 

@@ -10,9 +10,7 @@ for the lesson's interactive parts).
 
 import pytest
 
-from page_states import FOCUS_TARGETS, PAGES, TOKEN_CLASSES
-
-SCHEMES = ["light", "dark"]
+from page_states import FOCUS_TARGETS, PAGES, SCHEMES, TOKEN_CLASSES
 
 # axe-core findings the site accepts, with the reason.  Each is the theme's
 # markup, not the lesson's: (rule, CSS selector of the element) -> why.

@@ -14,11 +14,10 @@ when it is set, so a person can look at them.
 
 import pytest
 
-from page_states import PAGES, PHONE
+from page_states import DESKTOP, PAGES, PHONE, SCHEMES
 
 RAW_TEX = ["\\frac", "\\sqrt", "\\mathbb", "\\operatorname", "\\infty", "\\(", "\\["]
 MATH_PAGES = ["index", "by-hand", "in-code", "check", "reference", "why-softmax", "why-scaling", "precision"]
-SCHEMES = ["light", "dark"]
 
 
 # Last page first: on two pytest-xdist workers, this file and test_accessibility.py
@@ -76,7 +75,7 @@ def test_search_works_from_disk(open_page):
     assert view.errors == []
 
 
-@pytest.mark.parametrize("width", [PHONE, 1280])
+@pytest.mark.parametrize("width", [PHONE, DESKTOP])
 @pytest.mark.parametrize("name", PAGES)
 def test_nothing_is_cut_off_at_the_right(inspected, name, width):
     """Every column of every table, every line of code and every name in code is seen
@@ -114,7 +113,7 @@ def test_not_found_page_works_from_disk(open_page, built_site):
     assert failed == []
 
 
-@pytest.mark.parametrize("width", [PHONE, 1280])
+@pytest.mark.parametrize("width", [PHONE, DESKTOP])
 @pytest.mark.parametrize("name", PAGES)
 def test_copy_button_copies_the_code_as_written(inspected, name, width):
     """The copy button on every code block copies its lines exactly: no line
@@ -143,7 +142,7 @@ def test_a_copied_listing_runs_its_examples(inspected, tmp_path):
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
-@pytest.mark.parametrize("width", [PHONE, 1280])
+@pytest.mark.parametrize("width", [PHONE, DESKTOP])
 @pytest.mark.parametrize("name", ["index", "check", "why-softmax", "why-scaling"])
 def test_quiz_questions_sit_inside_their_box(inspected, name, width, scheme):
     """A question of several lines is inside its box, under the whole top border,

@@ -30,6 +30,7 @@ import time
 import pytest
 
 from lesson import exercise
+from conftest import mkdocs_build
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SAMPLES = pathlib.Path(__file__).parent / "exercise_samples"
@@ -126,11 +127,7 @@ def build_without_runtime(folder):
                 or pathlib.Path(folder, name) == runtime}
     shutil.copytree(ROOT, copy, ignore=left_out)
     built = folder / "site"
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(built)],
-        cwd=copy, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
-        capture_output=True, text=True, timeout=300)
-    return result, built
+    return mkdocs_build(copy, built), built
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -22,10 +22,9 @@ import lesson.weights
 from lesson import example
 from lesson.tables import table_rows
 from lesson_docs import lesson_site, measure_speed
-from conftest import ROOT, Page, made_once, skip_or_fail
+from conftest import ROOT, made_once, skip_or_fail
+from page_states import PAGES
 
-PAGES = ["index", "by-hand", "in-code", "check", "exercises", "reference", "why-softmax", "why-scaling",
-         "precision", "api"]
 RAW_TEX = re.compile(r"\\(frac|sqrt|mathbb|operatorname|infty|top|sum|ln)\b|\\\(|\\\[")
 
 
@@ -184,24 +183,7 @@ def test_exercises_page_shows_real_checker_output(built_site):
 
 # --- The formulas in a real browser -------------------------------------------
 
-@pytest.fixture(scope="module")
-def math_pages(contexts, built_site):
-    """Pages whose formulas the tests below only measure or read, each loaded once.
-
-    Both tests read index; neither clicks, types or scrolls, so one load serves both.
-    """
-    opened = {}
-
-    def math_page(name):
-        if name not in opened:
-            opened[name] = Page(contexts(), built_site, name)
-        return opened[name].page
-    yield math_page
-    for view in opened.values():
-        view.close()
-
-
-def test_math_spacing_as_drawn_by_chromium(math_pages):
+def test_math_spacing_as_drawn_by_chromium(untouched):
     """Measure the gaps Chromium draws: ln spaced from its argument, unary minus tight."""
     gaps = """(selector) => [...document.querySelectorAll(selector)].map(math => {
         const boxes = [...math.querySelectorAll('mi, mn, mo')]
@@ -211,22 +193,22 @@ def test_math_spacing_as_drawn_by_chromium(math_pages):
         return boxes.slice(1).map(([text, box], i) =>
             [boxes[i][0], text, (box.left - boxes[i][1].right) / em, math.textContent]);
     })"""
-    in_code = math_pages("in-code").evaluate(gaps, "p math")
+    in_code = untouched("in-code").page.evaluate(gaps, "p math")
     ln = [gap for formula in in_code for gap in formula if gap[0] == "ln"]
     assert ln and all(g > 0.12 for _, _, g, _ in ln), ln             # TeX: a thin space
-    reference = math_pages("reference").evaluate(gaps, "td math")
+    reference = untouched("reference").page.evaluate(gaps, "td math")
     unary = [g for formula in reference for a, b, g, _ in formula if a == "\u2212" and b == "\u221e"]
     assert unary and all(g < 0.06 for g in unary), unary          # -inf, not - inf
-    index = [gap for formula in math_pages("index").evaluate(gaps, "p math") for gap in formula]
+    index = [gap for formula in untouched("index").page.evaluate(gaps, "p math") for gap in formula]
     binary = [g for a, b, g, text in index if (a, b) == ("\u2212", "m") and "\u2264" in text]
     assert binary and all(g > 0.15 for g in binary), binary       # s_i - m <= 0: spaced
     unary = [g for a, b, g, text in index if (a, b) == ("\u2212", "m") and len(text) == 3]
     assert unary and all(g < 0.06 for g in unary), unary          # e^{-m}: tight
 
 
-def test_chromium_names_every_formula_in_words(math_pages):
+def test_chromium_names_every_formula_in_words(untouched):
     """Chromium ignores alttext; the aria-label gives each <math> its name."""
-    page = math_pages("index")
+    page = untouched("index").page
     session = page.context.new_cdp_session(page)
     nodes = session.send("Accessibility.getFullAXTree")["nodes"]
     names = [node.get("name", {}).get("value", "") for node in nodes

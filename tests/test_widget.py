@@ -12,7 +12,6 @@ from lesson import entropy, softmax
 from lesson.tables import TABLE_HEADER, fmt
 from lesson.example import TABLE_SCORES
 from lesson_docs import lesson_quizzes  # the site build's data for the widget
-from conftest import Page
 from page_states import screenshot
 
 
@@ -39,26 +38,6 @@ def fmt_weight(w):
 
 def expected_weights(scores, temperature):
     return [fmt_weight(w) for w in softmax([s / temperature for s in scores])]
-
-
-@pytest.fixture(scope="module")
-def untouched(contexts, built_site):
-    """Pages that tests only read: each (page, scheme, width) opened once for the file.
-
-    A page load costs about half a second, and many checks only read the state
-    a page starts in or call the widget's pure functions (softmax, fmt). They
-    share one load here. No test may click, type, focus or scroll these pages;
-    a test that changes anything opens its own page with open_page.
-    """
-    opened = {}
-
-    def untouched_(name, scheme="light", width=1280):
-        if (name, scheme, width) not in opened:
-            opened[name, scheme, width] = Page(contexts(scheme, width), built_site, name)
-        return opened[name, scheme, width]
-    yield untouched_
-    for view in opened.values():
-        view.close()
 
 
 @pytest.fixture(scope="module")
