@@ -224,21 +224,32 @@ def _grade(sample):
         return runner.run(path, shown_as="softmax_exercise.py")
 
 
-def start_grading():
-    """Start grading, in the background, every sample a page shows."""
-    for page in PAGES.glob("*.md"):
-        for sample in CHECKER_PLACEHOLDER.findall(page.read_text(encoding="utf-8")):
-            graded(sample, wait=False)
+@functools.lru_cache(maxsize=None)
+def _shown_samples():
+    """Every sample a page shows (a page added later is graded when it asks)."""
+    return tuple(sample for page in sorted(PAGES.glob("*.md"))
+                 for sample in CHECKER_PLACEHOLDER.findall(page.read_text(encoding="utf-8")))
 
 
-def graded(sample, wait=True):
-    """The checker's result for ``sample`` (``starter`` or a file of the tests'
-    samples), graded as ``softmax_exercise.py`` in a scratch folder, as a learner
-    would run it."""
+def _grading(sample):
+    """The checker's run on ``sample``, started in the background if not yet started."""
     key = (sample, _fingerprint(sample))
     if key not in _GRADING:
         _GRADING[key] = _POOL.submit(_grade, sample)
-    return _GRADING[key].result() if wait else None
+    return _GRADING[key]
+
+
+def start_grading():
+    """Start grading, in the background, every sample a page shows."""
+    for sample in _shown_samples():
+        _grading(sample)
+
+
+def graded(sample):
+    """The checker's result for ``sample`` (``starter`` or a file of the tests'
+    samples), graded as ``softmax_exercise.py`` in a scratch folder, as a learner
+    would run it."""
+    return _grading(sample).result()
 
 
 def checker(sample, *keep):
