@@ -12,12 +12,12 @@ import argparse
 import json
 import math
 import os
-import re
 import shutil
 import sys
 import textwrap
 
-from lesson import bench, example, exercise
+from lesson import bench, example
+from lesson.grader import contract, report
 from lesson.tables import fmt_list, table_rows
 
 
@@ -42,7 +42,7 @@ def _print_worked_example():
 
 def _write_starter(path):
     try:
-        exercise.write_starter(path)
+        contract.write_starter(path)
     except FileExistsError:
         print(f"python -m lesson starter: {path} already exists; it was left as "
               f"it is (give another path to start afresh)", file=sys.stderr)
@@ -62,13 +62,13 @@ def _check(paths, time_limit, as_json):
     Each report is printed as soon as its file is graded, so a teacher
     checking a folder sees them come.
     """
-    from lesson import runner
+    from lesson.grader import process
     if hasattr(sys.stdout, "reconfigure"):     # a learner's output on any console
         sys.stdout.reconfigure(errors="backslashreplace")
     results = []
     try:
         for path in paths:
-            results.append(runner.run(path, time_limit, shown_as=_printable(path)))
+            results.append(process.run(path, time_limit, shown_as=_printable(path)))
             if not as_json:
                 _print_report(results[-1], time_limit, several=len(paths) > 1)
         if as_json:
@@ -76,7 +76,7 @@ def _check(paths, time_limit, as_json):
             print(json.dumps({"checker": "lesson 4", "time_limit": time_limit,
                               "files": files}, indent=1, allow_nan=False))
         elif len(results) > 1:
-            print("\n".join(exercise.summary_lines(results)))
+            print("\n".join(report.summary_lines(results)))
         sys.stdout.flush()
     except KeyboardInterrupt:
         print("python -m lesson check: stopped (Ctrl+C) before every file was checked",
@@ -89,8 +89,8 @@ def _check(paths, time_limit, as_json):
 
 
 def _print_report(result, time_limit, several):
-    from lesson import runner
-    lines = runner.report(result, time_limit)
+    from lesson.grader import process
+    lines = process.report(result, time_limit)
     if several:                      # name the file on its closing line; a gap after
         lines = lines[:-1] + [f"{result['file']}: {lines[-1]}", "", ""]
     print("\n".join(_wrapped(lines)), flush=True)
@@ -113,12 +113,9 @@ def _wrapped(lines):
     width = max(shutil.get_terminal_size().columns - 1, 40)
     out = []
     for line in lines:
-        body = line.lstrip(" ")
-        indent = len(line) - len(body)
-        label = re.match(r"[a-z]+: +", body) if indent else None
-        hang = " " * (indent + (label.end() if label else 2 * (body[:4] in ("PASS", "FAIL"))))
-        out += textwrap.wrap(line, width, subsequent_indent=hang, break_long_words=False,
-                             break_on_hyphens=False, drop_whitespace=True) or [line]
+        out += textwrap.wrap(line, width, subsequent_indent=" " * report.hang(line),
+                             break_long_words=False, break_on_hyphens=False,
+                             drop_whitespace=True) or [line]
     return out
 
 
@@ -128,7 +125,7 @@ def _check_paths(texts):
     for text in texts:
         if os.path.isdir(text):
             found = sorted(os.path.join(text, name) for name in os.listdir(text)
-                           if name.lower().endswith(exercise.SOURCE_KINDS)
+                           if name.lower().endswith(contract.SOURCE_KINDS)
                            and not name.startswith(".")
                            and os.path.isfile(os.path.join(text, name)))
             if not found:
@@ -220,7 +217,7 @@ report, then a table: file, passed, failed, first failing check.  With
 A check that runs longer than the time limit is stopped, and that
 function's other checks are not run.  Loading a file may take 5 times the
 limit (at least 5 s), a whole file 5 times plus 4 s (with the default:
-{exercise.TIME_LIMIT:g} s, {exercise.time_limits()[1]:g} s and {exercise.time_limits()[2]:g} s).
+{contract.TIME_LIMIT:g} s, {contract.time_limits()[1]:g} s and {contract.time_limits()[2]:g} s).
 
 The exit code is 0 only when every check of every file passed, 1 when
 some did not, 2 for a usage error.  The last line is "N passed, M failed".""")
@@ -229,7 +226,7 @@ some did not, 2 for a usage error.  The last line is "N passed, M failed".""")
                             "or a folder of them")
     check.add_argument("--json", action="store_true",
                        help="print one JSON object with every check's result")
-    check.add_argument("--time-limit", type=_time_limit, default=exercise.TIME_LIMIT,
+    check.add_argument("--time-limit", type=_time_limit, default=contract.TIME_LIMIT,
                        metavar="SECONDS",
                        help="seconds one check may take (default: %(default)g)")
     check.error = lambda message: check.exit(   # a usage error is one line

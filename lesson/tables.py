@@ -53,3 +53,23 @@ def table_rows(scores):
     for key, columns in enumerate(table, start=1):
         rows.append((str(key),) + tuple(fmt(v) for v in columns))
     return rows, fmt(math.fsum(weight for *_, weight in table))
+
+
+def show_value(value, digits=6, fixed=False):
+    """An answer as the checker's report shows it: floats to ``digits``
+    significant digits (or, with ``fixed``, places), inf and nan by name.
+
+    >>> show_value([0.6697615493266569, float("inf")]), show_value(0.5, 3, fixed=True)
+    ('[0.669762, inf]', '0.500')
+    >>> show_value({"other": "str", "repr": "'TODO'"})
+    "'TODO' (a str, not a number)"
+    """
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return str(value)
+        return f"{value:.{digits}f}" if fixed else f"{value:.{digits}g}"
+    if isinstance(value, list):
+        return "[" + ", ".join(show_value(v, digits, fixed) for v in value) + "]"
+    if isinstance(value, dict) and "other" in value:
+        return f"{value['repr']} (a {value['other']}, not a number)"
+    return repr(value)

@@ -21,7 +21,7 @@ import uuid
 import pytest
 
 import lesson
-from lesson import exercise, runner
+from lesson.grader import contract, harness, judge, process, report
 from lesson.cli import main
 
 SAMPLES = pathlib.Path(__file__).parent / "exercise_samples"
@@ -109,64 +109,68 @@ def passing(entry):
     return {r["name"] for r in entry["checks"] if r["passed"]}
 
 
-def closing_line(report):
-    return report.rstrip("\n").splitlines()[-1]
+def closing_line(text):
+    return text.rstrip("\n").splitlines()[-1]
+
+
+def call_check(function, check):
+    """Call a function on a check's input in this process, as a worker does."""
+    return harness.call(function, check.args, check.kwargs)
 
 
 # --- One source of truth: the lesson's own code passes its own checks -------
 
-@pytest.mark.parametrize("check_", exercise.CHECKS, ids=lambda c: f"{c.function}: {c.name}")
+@pytest.mark.parametrize("check_", contract.CHECKS, ids=lambda c: f"{c.function}: {c.name}")
 def test_the_lessons_own_functions_pass_every_check(check_):
-    outcome = exercise.call_check(getattr(lesson, check_.function), check_)
-    passed, got, expected = exercise.judge(check_, outcome)
+    outcome = call_check(getattr(lesson, check_.function), check_)
+    passed, got, expected = judge.judge(check_, outcome)
     assert passed, (got, expected)
 
 
 def test_checks_cover_the_contract():
-    names = {(c.function, c.expect) for c in exercise.CHECKS}
-    assert {f for f, _ in names} == set(exercise.FUNCTIONS)
+    names = {(c.function, c.kind) for c in contract.CHECKS}
+    assert {f for f, _ in names} == set(contract.FUNCTIONS)
     assert ("softmax", "raises") in names and ("naive_softmax", "fails") in names
-    assert exercise.CHECKS[0].expected()[0] == 0.67          # the lesson's 0.670
-    assert next(c for c in exercise.CHECKS if c.expect == "sums").total == 2.0
+    assert judge.expected(contract.CHECKS[0])[0] == 0.67          # the lesson's 0.670
+    assert next(c for c in contract.CHECKS if c.kind == "sums").total == 2.0
 
 
 def test_only_a_loud_failure_or_inf_nan_counts_as_failing():
-    fails = next(c for c in exercise.CHECKS if c.expect == "fails")
+    fails = next(c for c in contract.CHECKS if c.kind == "fails")
 
     def outcome(function):
-        return exercise.call_check(function, fails)
-    assert exercise.judge(fails, outcome(lambda x: [math.exp(s) for s in x]))[0]
-    assert exercise.judge(fails, outcome(lambda x: [math.nan, math.nan]))[0]
-    assert not exercise.judge(fails, outcome(lambda x: undefined_name))[0]  # noqa: F821
-    for not_a_number in ("TODO", (s for s in [1.0]), [exercise.json]):
-        assert not exercise.judge(fails, outcome(lambda x: not_a_number))[0]
-    assert not exercise.judge(fails, outcome(lambda x: [0.5, 0.5]))[0]
+        return call_check(function, fails)
+    assert judge.judge(fails, outcome(lambda x: [math.exp(s) for s in x]))[0]
+    assert judge.judge(fails, outcome(lambda x: [math.nan, math.nan]))[0]
+    assert not judge.judge(fails, outcome(lambda x: undefined_name))[0]  # noqa: F821
+    for not_a_number in ("TODO", (s for s in [1.0]), [json]):
+        assert not judge.judge(fails, outcome(lambda x: not_a_number))[0]
+    assert not judge.judge(fails, outcome(lambda x: [0.5, 0.5]))[0]
 
 
 def test_a_value_error_subclass_is_a_value_error():
-    raises = next(c for c in exercise.CHECKS if c.expect == "raises")
+    raises = next(c for c in contract.CHECKS if c.kind == "raises")
 
     class Masked(ValueError):
         pass
 
     def softmax(x, axis=-1):
         raise Masked("no visible key")
-    assert exercise.judge(raises, exercise.call_check(softmax, raises))[0]
+    assert judge.judge(raises, call_check(softmax, raises))[0]
 
 
-def test_call_check_copies_the_input_and_captures_prints():
-    first = exercise.CHECKS[0]
+def test_a_call_gets_a_copy_of_the_input():
+    first = contract.CHECKS[0]
 
     def softmax(x, axis=-1):
-        print("working on", x)
         x[0] = 99.0                                   # the learner changes its input
         return [0.67, 0.33]
-    outcome = exercise.call_check(softmax, first)
-    assert first.args[0][0] == 0.7071 and outcome["stdout"] == "working on [0.7071, 0]\n"
+    outcome = call_check(softmax, first)
+    assert first.args[0][0] == 0.7071 and outcome == {"value": [0.67, 0.33]}
 
 
 def test_notebook_source_skips_ipython_syntax_and_keeps_cell_numbers():
-    cells = exercise.notebook_source((SAMPLES / "notebook.ipynb").read_text())
+    cells = harness.notebook_source((SAMPLES / "notebook.ipynb").read_text())
     assert [number for number, _ in cells] == [2, 4, 5, 6]     # 3 is a %%time cell
     assert cells[0][1].splitlines() == ["pass", "pass", "import math"]
 
@@ -185,12 +189,12 @@ def test_any_path_a_shell_accepts(tmp_path):
     paths = names + [str(tmp_path / names[0]), "elsewhere/../sub/softmax_exercise.py"]
     code, out, err, _ = check(*paths, cwd=tmp_path)
     assert code == 0 and err == "", out
-    assert out.splitlines()[-1] == f"{len(paths) * len(exercise.CHECKS)} passed, 0 failed"
+    assert out.splitlines()[-1] == f"{len(paths) * len(contract.CHECKS)} passed, 0 failed"
     result = subprocess.run([sys.executable, "-m", "lesson", "check", "--json",
                              b"../latin1-\xe9.py"], cwd=tmp_path / "elsewhere",
                             capture_output=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     entry = json.loads(result.stdout)["files"][0]
-    assert result.returncode == 0 and entry["passed"] == len(exercise.CHECKS)
+    assert result.returncode == 0 and entry["passed"] == len(contract.CHECKS)
     assert entry["file"] == "../latin1-\\xe9.py"           # shown as a terminal would
 
 
@@ -265,7 +269,7 @@ def test_help_documents_batch_mode_and_json():
     result = subprocess.run([sys.executable, "-m", "lesson", "check", "--help"],
                             capture_output=True, text=True)
     assert "--json" in result.stdout and "folder" in result.stdout
-    assert f"default: {exercise.TIME_LIMIT:g}" in result.stdout
+    assert f"default: {contract.TIME_LIMIT:g}" in result.stdout
 
 
 def test_check_of_a_missing_file_is_one_line(capsys):
@@ -275,13 +279,13 @@ def test_check_of_a_missing_file_is_one_line(capsys):
 
 def test_runner_results_are_structured(tmp_path):
     path = tmp_path / "softmax_exercise.py"
-    exercise.write_starter(str(path))
-    result = runner.run(str(path))
+    contract.write_starter(str(path))
+    result = process.run(str(path))
     assert result["problem"] is None and result["passed"] == 0
     assert {r["message"] for r in result["checks"]} == {
-        f"not done yet: {f}() returns None" for f in exercise.FUNCTIONS}
-    lines = runner.report(result)
-    assert lines[-1] == f"0 passed, {len(exercise.CHECKS)} failed"
+        f"not done yet: {f}() returns None" for f in contract.FUNCTIONS}
+    lines = process.report(result)
+    assert lines[-1] == f"0 passed, {len(contract.CHECKS)} failed"
 
 
 # --- Starter ------------------------------------------------------------------------
@@ -293,8 +297,8 @@ def test_untouched_starter_is_not_done_yet(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
     assert main(["check", "softmax_exercise.py"]) == 1
     out = capsys.readouterr().out
-    assert out.count("not done yet") == len(exercise.CHECKS)
-    assert out.splitlines()[-1] == f"0 passed, {len(exercise.CHECKS)} failed"
+    assert out.count("not done yet") == len(contract.CHECKS)
+    assert out.splitlines()[-1] == f"0 passed, {len(contract.CHECKS)} failed"
 
 
 def test_starter_never_overwrites(tmp_path, capsys):
@@ -312,9 +316,9 @@ def test_starter_into_a_missing_folder_is_one_line(tmp_path, capsys):
 
 def test_starter_holds_the_four_stubs_and_their_contracts(tmp_path):
     path = tmp_path / "ex.py"
-    exercise.write_starter(str(path))
+    contract.write_starter(str(path))
     text = path.read_text()
-    for name in exercise.FUNCTIONS:
+    for name in contract.FUNCTIONS:
         assert f"def {name}(" in text
     assert "python -m lesson check ex.py" in text
     compile(text, str(path), "exec")
@@ -324,8 +328,8 @@ def test_starter_holds_the_four_stubs_and_their_contracts(tmp_path):
 
 def test_a_correct_file_passes_everything_quickly(graded):
     code, report, entry, seconds = graded["correct_lists"]
-    assert code == 0 and entry["failed"] == 0 and entry["passed"] == len(exercise.CHECKS)
-    assert closing_line(report) == f"{len(exercise.CHECKS)} passed, 0 failed"
+    assert code == 0 and entry["failed"] == 0 and entry["passed"] == len(contract.CHECKS)
+    assert closing_line(report) == f"{len(contract.CHECKS)} passed, 0 failed"
     assert seconds < 10            # about 0.2 s alone; the bound allows for a busy machine
 
 
@@ -351,12 +355,12 @@ def test_four_functions_that_never_return_cost_one_time_limit_each(graded):
     """Each function hangs once; its other checks are not run, so the report comes
     after four time limits and three restarts, well inside the file's limit."""
     code, report, entry, seconds = graded["four_never_return"]
-    assert seconds <= exercise.time_limits(float(HANG))[2], seconds
+    assert seconds <= contract.time_limits(float(HANG))[2], seconds
     hung = [r for r in entry["checks"] if r["status"] == "timeout"]
-    assert [r["function"] for r in hung] == list(exercise.FUNCTIONS)   # one each
+    assert [r["function"] for r in hung] == list(contract.FUNCTIONS)   # one each
     assert all(r["status"] in ("timeout", "not run") for r in entry["checks"])
     assert "softmax() did not return on 'lesson's first weight'" in report
-    assert closing_line(report) == f"0 passed, {len(exercise.CHECKS)} failed" and code == 1
+    assert closing_line(report) == f"0 passed, {len(contract.CHECKS)} failed" and code == 1
 
 
 def test_after_one_hang_the_rest_of_that_function_is_not_run(graded):
@@ -442,7 +446,7 @@ def test_load_problems_are_one_clear_sentence(graded):
         assert words in report and code == 1 and "Traceback" not in report, name
         if entry is not None:
             assert words in entry["problem"] and entry["passed"] == 0, name
-        assert closing_line(report) == f"0 passed, {len(exercise.CHECKS)} failed"
+        assert closing_line(report) == f"0 passed, {len(contract.CHECKS)} failed"
     assert "line 5" in graded["nul_byte"][2]["problem"]
 
 

@@ -29,7 +29,7 @@ import time
 
 import pytest
 
-from lesson import exercise
+from lesson.grader import contract as exercise
 from conftest import mkdocs_build
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -435,4 +435,7 @@ def test_bytes_the_runtime_adds_to_the_site(site):
     assert set(sizes) >= {"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
                           "python_stdlib.zip", "pyodide-lock.json", "runner.js", "worker.js",
                           "runner.css"}
-    assert "def call_check(" in json.loads(blobs[-1])["exercise.py"]
+    shipped = json.loads(blobs[-1])["modules"]
+    assert "class Plan:" in shipped["grader/plan.py"] and "def call(" in shipped["grader/harness.py"]
+    for runs_only_in_a_terminal in ("cli.py", "bench.py", "figures.py", "grader/process.py"):
+        assert runs_only_in_a_terminal not in shipped

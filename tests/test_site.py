@@ -168,14 +168,14 @@ def bench_methods():
 
 
 def test_exercises_page_shows_real_checker_output(built_site):
-    from lesson import exercise
+    from lesson.grader import contract as exercise, judge
     text = html.unescape(re.sub(r"<[^>]+>", "", page(built_site, "exercises")))
     assert f"0 passed, {len(exercise.CHECKS)} failed" in text       # the starter
     assert "not done yet: softmax() returns None" in text
     assert "OverflowError: math range error (your line 8" in text   # forgot the max
     assert "subtract the row maximum" in text
     for check in exercise.CHECKS:                                    # the table of checks
-        assert check.call_text() in text and check.passes_when() in text
+        assert check.call_text() in text and judge.passes_when(check) in text
     assert f"longer than {exercise.TIME_LIMIT:g} seconds" in text
     assert f"never returned: stopped after {exercise.TIME_LIMIT:g} s" in text   # a hang
     assert "printed:  computing entropy of [1.0, 0.0, 0.0]" in text

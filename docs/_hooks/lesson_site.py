@@ -23,7 +23,8 @@ import shutil
 import tempfile
 
 import lesson
-from lesson import bench, example, exercise, figures, runner
+from lesson import bench, example, figures
+from lesson.grader import contract, judge, process, report
 from lesson.tables import fmt_list, table_rows
 
 from . import lesson_quizzes, measure_speed
@@ -210,7 +211,7 @@ _POOL = concurrent.futures.ThreadPoolExecutor(max_workers=4)
 
 def _fingerprint(sample):
     files = [SAMPLES / f"{sample}.py"] if sample != "starter" else []
-    files += sorted(pathlib.Path(lesson.__file__).parent.glob("*.py"))
+    files += sorted(pathlib.Path(lesson.__file__).parent.rglob("*.py"))
     return tuple(os.stat(f).st_mtime_ns for f in files)
 
 
@@ -218,10 +219,10 @@ def _grade(sample):
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "softmax_exercise.py")
         if sample == "starter":
-            exercise.write_starter(path)
+            contract.write_starter(path)
         else:
             shutil.copy(SAMPLES / f"{sample}.py", path)
-        return runner.run(path, shown_as="softmax_exercise.py")
+        return process.run(path, shown_as="softmax_exercise.py")
 
 
 @functools.lru_cache(maxsize=None)
@@ -260,8 +261,8 @@ def checker(sample, *keep):
     the page wraps each once, under its own text.
     """
     result = graded(sample)
-    lines = exercise.report_lines(result["file"], result["load"], result["checks"],
-                                  functions=keep or exercise.FUNCTIONS)
+    lines = report.report_lines(result["file"], result["load"], result["checks"],
+                                functions=keep or contract.FUNCTIONS)
     _REPORTS.append(report_html(["$ python -m lesson check softmax_exercise.py"] + lines))
     return f"lesson-report-{len(_REPORTS) - 1}"
 
@@ -280,14 +281,14 @@ REPORT_TOKEN = re.compile(r"<p>lesson-report-(\d+)</p>")
 def checks_table():
     """The checks, as the checker runs them: name, call, and what passes."""
     rows = [("check, and the call it makes", "passes when it")]
-    for check in exercise.CHECKS:
-        rows.append((f"{check.name}<br>`{check.call_text()}`", check.passes_when()))
+    for check in contract.CHECKS:
+        rows.append((f"{check.name}<br>`{check.call_text()}`", judge.passes_when(check)))
     return markdown_table(rows, left=2)
 
 
 def time_limits():
     """The checker's time limits, in words, from the code."""
-    check, load, whole = exercise.time_limits()
+    check, load, whole = contract.time_limits()
     return (f"A check that takes longer than **{check:g} seconds** is stopped and "
             f"reported as never returning (an endless loop, say); that function's "
             f"other checks are then not run, since it would only hang again, and the "
@@ -302,15 +303,9 @@ def checker_json(sample, name):
     result = graded(sample)
     entry = {k: v for k, v in result.items() if k not in ("load", "seconds")}
     entry["checks"] = [c for c in result["checks"] if c["name"] == name.replace("_", " ")]
-    text = json.dumps({"checker": "lesson 4", "time_limit": exercise.TIME_LIMIT,
+    text = json.dumps({"checker": "lesson 4", "time_limit": contract.TIME_LIMIT,
                        "files": [entry]}, indent=2)
     return f"```json\n{text}\n```"
-
-
-# A report line's indent, then its label ("got:", "not done yet:", "FAIL"):
-# a wrapped line hangs under the text after the label.
-FIELD = re.compile(r"( *)((?:[a-z][a-z ]{0,20}?: +)|(?:PASS|FAIL)  )?")
-MIN_HANG = 4            # a wrapped line with no label is still indented
 
 
 def report_html(lines):
@@ -322,8 +317,7 @@ def report_html(lines):
     """
     spans = []
     for line in lines:
-        match = FIELD.match(line)
-        hang = len(match.group(1)) + len(match.group(2) or " " * MIN_HANG)
+        hang = report.hang(line)
         spans.append(f'<span class="lesson-report-line" style="padding-left:{hang}ch;'
                      f'text-indent:-{hang}ch">{html.escape(line)}\n</span>')
     return ('<div class="language-text highlight lesson-report"><pre><code>'

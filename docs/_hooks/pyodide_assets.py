@@ -2,9 +2,11 @@
 
 ``<div class="lesson-runner"></div>`` on a page becomes the editor: the
 learner's file, opened with the lesson's real starter, a Run button, and the
-place where the checker's report appears.  The ``lesson`` package's modules
-go into the page with it, as JSON, so the page's Python runs the very code
-that ``python -m lesson check`` runs.
+place where the checker's report appears.  The modules of the ``lesson``
+package that run in the page go into it with the editor, as JSON, so the
+page's Python runs the very code that ``python -m lesson check`` runs: the
+judge's worker gets what ``lesson.grader.page`` imports, the learner's
+worker only ``lesson/grader/harness.py`` (``page_files``).
 
 The Python is Pyodide (CPython compiled to WebAssembly), from the npm
 package ``pyodide``.  ``npm ci`` installs it and copies the files that start
@@ -20,13 +22,14 @@ This is a Python-Markdown extension, so MkDocs and Zensical both run it
 
 import html
 import json
+import modulefinder
 import pathlib
 import re
 
 from markdown.extensions import Extension
 from markdown.postprocessors import Postprocessor
 
-from lesson import exercise
+from lesson.grader import contract
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 RUNTIME_IN_PROJECT = pathlib.Path("docs", "assets", "runner", "pyodide")
@@ -63,9 +66,34 @@ def runtime_version(folder=None):
     return json.loads((folder / "package.json").read_text(encoding="utf-8"))["version"]
 
 
-def lesson_sources(folder=LESSON):
-    """The lesson package's modules, {file name: source}, for the page's Python."""
-    return {path.name: path.read_text(encoding="utf-8") for path in sorted(folder.glob("*.py"))}
+JUDGE = "lesson.grader.page"        # what the judge's worker imports
+HARNESS = "lesson_harness.py"       # the learner's worker's name for the harness
+
+
+def page_modules(folder=LESSON):
+    """The lesson's modules that run in the page, by path in the package:
+    ``lesson.grader.page`` and all it imports (not the command line, the
+    benchmarks, the figures or the terminal's process handling).
+
+    >>> sorted(page_modules())[:3]
+    ['__init__.py', '_checks.py', 'compensated.py']
+    """
+    finder = modulefinder.ModuleFinder(path=[str(folder.parent)])
+    script = folder / "grader" / "page.py"
+    finder.run_script(str(script))
+    files = [script] + [pathlib.Path(module.__file__) for name, module in finder.modules.items()
+                        if name == "lesson" or name.startswith("lesson.")]
+    return {path.relative_to(folder).as_posix(): path.read_text(encoding="utf-8")
+            for path in sorted(set(files))}
+
+
+def page_files():
+    """What the page's workers are given: {"modules": {path in the lesson
+    package: source}, "judge": the module the judge's worker imports,
+    "harness": [the harness's path among the modules, the name the learner's
+    worker imports it by]}.  The learner's worker gets the harness alone."""
+    return {"modules": page_modules(), "judge": JUDGE,
+            "harness": ["grader/harness.py", HARNESS[:-3]]}
 
 
 def editor(version=None):
@@ -75,7 +103,7 @@ def editor(version=None):
     it live.  Everything the script needs comes from its attributes and the
     JSON of the lesson's modules.
     """
-    starter = exercise.STARTER.format(name=FILENAME)
+    starter = contract.STARTER.format(name=FILENAME)
     size = (sum((runtime_folder() / name).stat().st_size for name in RUNTIME_FILES)
             if version else 0)
     data = {
@@ -89,7 +117,7 @@ def editor(version=None):
               f"Pyodide</a> {version} (CPython compiled to WebAssembly; Mozilla Public "
               f"License 2.0), shipped with the site.</p>\n") if version else ""
     # "</" cannot end the script element early once it is written "<\/".
-    sources = json.dumps(lesson_sources()).replace("</", "<\\/")
+    sources = json.dumps(page_files()).replace("</", "<\\/")
     return f"""<div class="lesson-runner" {attributes}>
 <link rel="stylesheet" href="{RUNNER}runner.css">
 <label class="lr-label" for="lesson-runner-code">Your <code>{FILENAME}</code></label>

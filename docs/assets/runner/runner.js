@@ -5,10 +5,12 @@
    Two kinds of Web Worker run it (see worker.js):
      the judge    holds the checker; it never runs the learner's code;
      a learner    loads the learner's file and makes one call per check.
-   The page times each call.  A call that does not answer within the time
-   limit is stopped with worker.terminate(), the next worker takes over, and
-   the function's remaining checks are not run (as the CLI does).  A spare
-   learner worker is always starting, so a new run does not wait for Python.
+   What to do next, and every rule of time and of checks not run, comes from
+   the grader's plan (lesson/grader/plan.py), in the judge's worker, step by
+   step: the very plan `python -m lesson check` follows.  This file does what
+   only JavaScript can: it starts the Web Workers, times each step, and stops
+   a worker with terminate().  A spare learner worker is always starting, so
+   a new run does not wait for Python.
 
    Plain JavaScript, no network: every file comes from this site. */
 (function () {
@@ -32,8 +34,8 @@
     const storageKey = "lesson4:" + filename;
     const cli = `python -m lesson check ${filename}`;
     const runner = new URL(root.dataset.runner, document.baseURI);
-    const files = JSON.parse($(".lr-lesson").textContent);    // the lesson package's modules
-    const timings = { started: performance.now(), ready: null, runs: [], stopped: [], starts: [] };
+    const files = JSON.parse($(".lr-lesson").textContent);    // the modules that run in the page
+    const timings = { runs: [], stopped: [] };    // seconds: each run, each stopped step
 
     // --- The editor: the learner's text, kept in this browser ---------------
 
@@ -179,7 +181,6 @@
           worker.terminate();
           die(new Error("stopped"));
         },
-        dead: () => dead !== null,
       };
       function die(error) {
         dead = dead || error;
@@ -210,9 +211,7 @@
         event.preventDefault();
         die(new Error(event.message || `${role} worker could not be loaded`));
       };
-      const began = performance.now();
       handle.ready = handle.ask({ type: "start", role, files }, "ready").then((ready) => {
-        timings.starts.push((performance.now() - began) / 1000);
         handle.isReady = true;
         return ready;
       });
@@ -228,13 +227,9 @@
 
     const judge = startWorker("judge");
     let spare = startWorker("learner");
-    let plan = null;
     let running = false;
 
-    const starting = Promise.all([judge.ready, spare.ready]).then(async ([ready]) => {
-      plan = JSON.parse((await judge.ask({ type: "plan" }, "plan")).plan);
-      timings.ready = performance.now();
-      timings.python = ready.version;
+    const starting = Promise.all([judge.ready, spare.ready]).then(([ready]) => {
       root.dataset.state = "ready";
       runButton.disabled = false;
       progress.hidden = true;
@@ -283,7 +278,7 @@
         timings.runs.push(seconds);
         show(result);
         say(`Checked in ${seconds.toFixed(1)} s: ${result.passed} passed, ${result.failed} failed.`
-            + cliOnly(result.lines), result.failed ? "fail" : "pass");
+            + (result.note ? ` ${result.note}` : ""), result.failed ? "fail" : "pass");
       } catch (error) {
         failed(error.message, "stopped working");
       } finally {
@@ -293,37 +288,13 @@
       }
     }
 
-    // What the page's Python cannot do, said where the report shows it tried.
-    function cliOnly(lines) {
-      const text = lines.join("\n");
-      if (/No module named '?numpy/.test(text)) {
-        return ` NumPy is not available in the page: check a NumPy solution with ${cli}.`;
-      }
-      if (/does not support processes/.test(text)) {
-        return " The page's Python cannot start processes (os.system, subprocess, "
-               + `multiprocessing): check this file with ${cli}.`;
-      }
-      return "";
-    }
-
-    // What lesson/runner.py does with its worker processes, with Web Workers:
-    // the same time limits, the same order, the same outcomes.  The clock
-    // counts only the time the learner's code has; a fresh Python starting
-    // after a stopped one does not use up the file's time.
+    // One run: the plan's steps, each carried out and timed, until "done".
     async function check(source) {
-      const [checkLimit, loadLimit, fileLimit] = plan.limits;
-      const outcomes = new Map();                  // check index -> JSON text
-      const printed = {};                          // "load" or index -> {stream: [text, size]}
-      let pending = plan.functions.map((_, index) => index);
       let learner = null;
-      let load = null;
-      let used = 0;
-      let reason = `the file used up its ${fileLimit} s`;
 
-      // One step in the learner's worker: its reply, "late" or "crashed".
-      async function step(key, message, answer, seconds) {
+      // One step in the learner's worker: what happened, for the plan.
+      async function inLearner(message, answer, seconds) {
         const streams = { stdout: ["", 0], stderr: ["", 0] };
-        if (key !== null) printed[key] = streams;
         learner.onPrinted = (out) => {
           const kept = streams[out.stream];
           if (out.text) kept[0] += out.text;
@@ -337,80 +308,36 @@
           reply = "crashed";                        // the worker died (out of memory, say)
         }
         const took = (performance.now() - began) / 1000;
-        used += took;
-        if (reply === "late") {
-          learner.stop();
-          timings.stopped.push(took);
-        }
-        return reply;
+        if (reply === "late") timings.stopped.push(took);
+        return { what: typeof reply === "object" ? answer : reply,
+                 text: typeof reply === "object" ? reply.text : "",
+                 seconds: took, printed: JSON.stringify(streams) };
       }
 
-      async function runChecks() {
-        while (pending.length) {
-          const index = pending.shift();
-          const reply = await step(index, { type: "call", index }, "outcome",
-                                   Math.min(checkLimit, fileLimit - used));
-          if (typeof reply === "object") {
-            outcomes.set(index, reply.outcome);
-            continue;
-          }
-          if (reply === "crashed") {
-            outcomes.set(index, JSON.stringify({ crashed: "unknown" }));
-            return;
-          }
-          const timeout = { timeout: true };
-          if (used >= fileLimit) {
-            timeout.message = "stopped: the file used up its time while this check ran";
-            outcomes.set(index, JSON.stringify(timeout));
-            return;
-          }
-          outcomes.set(index, JSON.stringify(timeout));
-          const name = plan.functions[index];
-          for (const other of pending.filter((i) => plan.functions[i] === name)) {
-            outcomes.set(other, JSON.stringify(
-              { not_run: `${name}() did not return on '${plan.names[index]}' (above)` }));
-          }
-          pending = pending.filter((i) => plan.functions[i] !== name);
-          return;
-        }
-      }
-
+      let [what, seconds, keep, request] = (await judge.ask({ type: "begin" }, "step")).step;
       try {
-        while (pending.length) {
-          learner = takeLearner();
-          if (!learner.isReady) say("Checking\u2026 (starting a fresh Python for your code)");
-          if (await withinSeconds(learner.ready, START_LIMIT) === "late") {
-            throw new Error(`a fresh Python did not start within ${START_LIMIT} s`);
-          }
-          const reply = await step(load === null ? "load" : null, { type: "load", source, filename },
-                                   "loaded", Math.min(loadLimit, fileLimit - used));
-          const loaded = typeof reply === "object" && reply.ok;
-          if (load === null) {
-            load = typeof reply === "object" ? reply.load : JSON.stringify(
-              reply === "late" ? { status: "timeout" } : { status: "crashed", code: "unknown" });
-            if (!loaded) {
-              pending = [];
-              break;
+        while (what !== "done") {
+          let happened = { what: "stopped", text: "", seconds: 0, printed: "{}" };
+          if (what === "load") {
+            learner = takeLearner();
+            if (!learner.isReady) say("Checking\u2026 (starting a fresh Python for your code)");
+            if (await withinSeconds(learner.ready, START_LIMIT) === "late") {
+              throw new Error(`a fresh Python did not start within ${START_LIMIT} s`);
             }
-          } else if (!loaded) {
-            reason = "the file did not load again after the check above stopped";
-            break;
+            happened = await inLearner({ type: "load", source, filename, keep }, "loaded", seconds);
+          } else if (what === "call") {
+            happened = await inLearner({ type: "call", request, keep }, "reply", seconds);
+          } else {                                   // "stop": its state is the learner's now
+            learner.stop();
+            learner = null;
           }
-          await runChecks();
-          learner.stop();                          // its state is the learner's now
-          if (used >= fileLimit) break;
+          [what, seconds, keep, request] = (await judge.ask(
+            { type: "advance", ...happened }, "step")).step;
         }
       } finally {
         if (learner) learner.stop();
       }
-      for (const index of pending) {
-        outcomes.set(index, JSON.stringify({ not_run: reason }));
-      }
-      const answer = await judge.ask({
-        type: "report", load, printed: JSON.stringify(printed), timeLimit: checkLimit,
-        shownAs: filename,
-        outcomes: "{" + [...outcomes].map(([index, text]) => `"${index}": ${text}`).join(", ") + "}",
-      }, "report");
+      const answer = await judge.ask({ type: "report", shownAs: filename, cli }, "report");
       return JSON.parse(answer.report);
     }
 
@@ -418,12 +345,11 @@
       const code = report.querySelector("code");
       // The report's lines are not wrapped: the page wraps each one, and a
       // wrapped line hangs under the text after its label ("hint:     ").
-      code.replaceChildren(...result.lines.map((line) => {
+      code.replaceChildren(...result.lines.map((line, number) => {
         const span = document.createElement("span");
         const verdict = line.match(/^ {2}(PASS|FAIL) {2}/);
         span.className = verdict ? (verdict[1] === "PASS" ? "lr-pass" : "lr-fail") : "";
-        const hang = (verdict || line.match(/^ *(?:[a-z]+: +)?/))[0].length;
-        span.style.setProperty("--hang", `${hang}ch`);
+        span.style.setProperty("--hang", `${result.hangs[number]}ch`);
         span.textContent = line + "\n";
         return span;
       }));

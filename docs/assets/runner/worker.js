@@ -1,110 +1,40 @@
 // One Python (Pyodide) in a Web Worker, for the Exercises page's editor.
 //
 // The page starts two kinds of worker from this file:
-//   judge    holds the lesson's checker and builds the report.  It never runs
-//            a line of the learner's code, so nothing the learner's file does
-//            (lesson.softmax = ..., math.exp = ...) can change an expected answer.
-//   learner  loads the learner's file and makes the calls, one check at a
-//            time, as lesson/runner.py's worker process does.  The page times
-//            every call, and ends a worker that does not answer with
-//            worker.terminate(); every run gets a fresh worker.
-// The runtime is fetched from this site (./pyodide/); the lesson package's
-// modules come from the page, which holds them as JSON.  Loads and outcomes
-// cross between the workers as JSON text made by Python's json module, so inf
-// and nan survive the trip.
+//   judge    imports lesson.grader.page: the plan, the judging and the report.
+//            It never runs a line of the learner's code, so nothing the
+//            learner's file does (math.exp = ...) can change an expected answer.
+//   learner  imports the grader's harness alone (lesson/grader/harness.py, by
+//            the name lesson_harness), loads the learner's file and makes one
+//            call per request, as the terminal's worker process does.
+// The runtime is fetched from this site (./pyodide/); the modules come from
+// the page, which holds them as JSON.  Replies cross between the workers as
+// the JSON text Python's json module makes, so inf and nan survive the trip.
 
 const here = new URL(".", import.meta.url);
 const FOLDER = "/home/pyodide";             // the learner's file is saved here, as on disk
+const LESSON = "/lesson-site";              // the judge's copy of the lesson package
+const HARNESS = "/lesson-harness";          // the learner's copy of the harness
 let python = null;
-
-const GLUE = {
-  // The checker's own functions, as `python -m lesson check` uses them.
-  judge: `
-import json
-from lesson import exercise
-
-def judge_plan():
-    return json.dumps({"functions": [check.function for check in exercise.CHECKS],
-                       "names": [check.name for check in exercise.CHECKS],
-                       "limits": exercise.time_limits(exercise.TIME_LIMIT)})
-
-def judge_report(load, outcomes, printed, time_limit, shown_as):
-    """The report, from the learner worker's load and outcomes, as lesson.runner makes it."""
-    load, outcomes = json.loads(load), json.loads(outcomes)
-    outcomes = {int(index): outcome for index, outcome in outcomes.items()}
-    for step, streams in json.loads(printed).items():
-        target = load if step == "load" else outcomes[int(step)]
-        for stream, (text, size) in streams.items():
-            target[stream] = exercise.capped(text[:exercise.OUTPUT_LIMIT], size)
-    results = exercise.results(load, outcomes, time_limit)
-    passed, failed = exercise.counts(results)
-    return json.dumps({"lines": exercise.report_lines(shown_as, load, results, time_limit),
-                       "passed": passed, "failed": failed})
-`,
-  // What lesson/runner.py's worker does: read and load the file, then one
-  // call per check.  What the code prints reaches the page as it is written.
-  learner: `
-import json, os, sys
-from lesson import exercise
-
-_encode = json.JSONEncoder().encode                 # before the learner's code runs
-_streams, _learner = (sys.stdout, sys.stderr), {}
-
-
-class _exit_is_an_exception:
-    """os._exit() in the learner's code raises SystemExit, as in lesson.runner."""
-
-    def __enter__(self):
-        def _exit(code):
-            raise SystemExit(code)
-        self.real, os._exit = os._exit, _exit
-
-    def __exit__(self, *error):
-        os._exit = self.real
-        for stream in _streams:
-            stream.flush()
-
-
-def learner_load(path):
-    sys.argv = [path]
-    sys.path.append(os.path.dirname(path))          # helpers import; never ahead of stdlib
-    with open(path, "rb") as file:
-        source, load = exercise.read_learner(file.read(), path)
-    module = None
-    if source is not None:
-        with _exit_is_an_exception():
-            module, load = exercise.load_learner(source, path, "softmax_exercise",
-                                                 capture=False)
-    _learner["module"] = module
-    return [module is not None, _encode(load)]
-
-
-def learner_call(index):
-    check = exercise.CHECKS[index]
-    function = getattr(_learner["module"], check.function, None)
-    if not callable(function):
-        return _encode({"missing": True})
-    with _exit_is_an_exception():
-        return _encode(exercise.call_check(function, check, capture=False))
-`,
-};
+let module = null;                          // the Python module this worker calls
 
 function post(message) {
   self.postMessage(message);
 }
 
 // What the learner's code writes to stdout and stderr goes to the page at
-// once, so even a call that never returns has shown what it printed.  After
-// 4,000 characters of one stream in one step only that stream's count goes
+// once, so even a call that never returns has shown what it printed.  Past
+// `keep` characters of one stream in one step, only that stream's count goes
 // on, now and then: a flood on stderr never hides what stdout printed.
 const printed = { stdout: { kept: 0, unsent: 0 }, stderr: { kept: 0, unsent: 0 } };
+let keep = 0;
 function printer(stream) {
   const decoder = new TextDecoder();
   const count = printed[stream];
   return {
     write(buffer) {
       const text = decoder.decode(buffer, { stream: true });
-      if (count.kept < 4000) {
+      if (count.kept < keep) {
         count.kept += text.length;
         post({ type: "printed", stream, text });
       } else {
@@ -119,12 +49,13 @@ function printer(stream) {
   };
 }
 
-function newStep() {
+function newStep(limit) {
   for (const [stream, count] of Object.entries(printed)) {
     if (count.unsent) post({ type: "printed", stream, more: count.unsent });
     count.kept = 0;
     count.unsent = 0;
   }
+  if (limit !== undefined) keep = limit;
 }
 
 // Pyodide reports a failed start (a file that will not load, too little
@@ -142,6 +73,14 @@ function failedStart() {
   });
 }
 
+function writeFiles(folder, files) {
+  for (const [name, source] of Object.entries(files)) {
+    const path = `${folder}/${name}`;
+    python.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+    python.FS.writeFile(path, source);
+  }
+}
+
 async function start(role, files) {
   post({ type: "progress", stage: "runtime" });
   const runtime = new URL("pyodide/", here);
@@ -154,22 +93,27 @@ async function start(role, files) {
   python = await Promise.race([failedStart(), loadPyodide({ indexURL: runtime.href })]);
   python.setStdin({ stdin: () => null });            // input() meets the end of input
   post({ type: "progress", stage: "lesson" });
-  python.FS.mkdirTree("/lesson-site/lesson");
-  for (const [name, source] of Object.entries(files)) {
-    python.FS.writeFile(`/lesson-site/lesson/${name}`, source);
-  }
-  python.runPython("import sys; sys.path.insert(0, '/lesson-site')");
-  python.runPython(GLUE[role]);
-  if (role === "learner") {
+  const sys = python.pyimport("sys");
+  if (role === "judge") {
+    writeFiles(`${LESSON}/lesson`, files.modules);
+    sys.path.insert(0, LESSON);
+    module = python.pyimport(files.judge);
+  } else {
+    const [path, name] = files.harness;
+    writeFiles(HARNESS, { [`${name}.py`]: files.modules[path] });
+    sys.path.insert(0, HARNESS);
+    module = python.pyimport(name);
     python.setStdout(printer("stdout"));
     python.setStderr(printer("stderr"));
   }
-  return python.runPython("import sys; sys.version.split()[0]");
+  const version = sys.version.split(" ")[0];
+  sys.destroy();
+  return version;
 }
 
-// Call a glue function; a Python list comes back as a JavaScript array.
+// Call a function of this worker's module; a Python list comes back as an array.
 function call(name, ...args) {
-  const fn = python.globals.get(name);
+  const fn = module[name];
   try {
     const result = fn(...args);
     if (result && typeof result.toJs === "function") {
@@ -188,33 +132,36 @@ self.onmessage = async (event) => {
       case "start":
         post({ type: "ready", version: await start(message.role, message.files) });
         break;
-      case "plan":
-        post({ type: "plan", plan: call("judge_plan") });
+      case "begin":                                 // judge: a new run's first step
+        post({ type: "step", step: call("begin", message.timeLimit) });
+        break;
+      case "advance":                               // judge: what happened -> the next step
+        post({ type: "step", step: call("advance", message.what, message.text,
+                                        message.seconds, message.printed) });
         break;
       case "report":
-        post({ type: "report", report: call("judge_report", message.load, message.outcomes,
-                                            message.printed, message.timeLimit, message.shownAs) });
+        post({ type: "report", report: call("report", message.shownAs, message.cli) });
         break;
-      case "load": {
+      case "load": {                                // learner: load the file
         const path = `${FOLDER}/${message.filename}`;
         python.FS.mkdirTree(FOLDER);
         python.FS.writeFile(path, message.source);
         python.FS.chdir(FOLDER);
+        newStep(message.keep);
+        const text = call("load_here", path);
         newStep();
-        const [ok, load] = call("learner_load", path);
-        newStep();
-        post({ type: "loaded", ok, load });
+        post({ type: "loaded", text });
         break;
       }
-      case "call": {
+      case "call": {                                // learner: one request
+        newStep(message.keep);
+        const text = call("answer_here", message.request);
         newStep();
-        const outcome = call("learner_call", message.index);
-        newStep();
-        post({ type: "outcome", index: message.index, outcome });
+        post({ type: "reply", text });
         break;
       }
     }
   } catch (error) {
-    post({ type: "failed", during: message.type, reason: String((error && error.message) || error) });
+    post({ type: "failed", reason: String((error && error.message) || error) });
   }
 };

@@ -1,0 +1,232 @@
+"""The exercise's contract: the starter file, the checks as data, the limits.
+
+Nothing here runs a learner's code or judges an answer.  The checks say
+what to call and what kind of answer is right; ``lesson.grader.judge``
+works out the right answers from the lesson's own functions.
+
+    >>> check = check_named("large scores")
+    >>> check.function, check.call_text(), check.kind
+    ('softmax', 'softmax([1000, 1000])', 'weights')
+"""
+
+import math
+import os
+
+FUNCTIONS = ("softmax", "naive_softmax", "rows_normalised", "entropy")
+SOURCE_KINDS = (".py", ".ipynb")    # what the checker reads: Python files, notebooks
+NEG_INF = -math.inf
+
+# Seconds one check may take.  Every check's input has at most four numbers:
+# a right answer takes microseconds, and a slow machine under load still
+# answers in hundredths of a second.  Two seconds is a hundred times that,
+# and a learner whose four functions all hang still waits only about 8 s.
+TIME_LIMIT = 2.0
+
+# Characters of the learner's output kept per stream and step (the load, or
+# one check).  The terminal and the page both keep this many and count the rest.
+OUTPUT_LIMIT = 2000
+
+STARTER = '''\
+"""Lesson 4, softmax weights: the four functions of Part 2.
+
+Fill in each function, then check your work:
+
+    python -m lesson check {name}
+
+Use plain lists and the math module, or NumPy if you prefer: the checker
+turns a NumPy result into a list with .tolist().
+"""
+
+import math
+
+
+def softmax(x, axis=-1):
+    """Numerically stable softmax of x along axis.
+
+    Subtract the maximum along that axis before exponentiating, then divide
+    by the sum.  Entries equal to -inf get weight exactly 0.  If a whole
+    row is -inf (no key may be seen), raise ValueError.
+
+    softmax([0.7071, 0]) -> about [0.670, 0.330]
+    softmax([1000, 1000]) -> [0.5, 0.5]
+    softmax([[1, 2], [3, 4]], axis=0) normalises each column
+    """
+
+
+def naive_softmax(x):
+    """exp(x) / sum(exp(x)) along the last axis, with NO max subtraction.
+
+    Kept to see why stability matters: on [1000, 1000] it must fail
+    (an OverflowError, or inf/nan with NumPy), not quietly give [0.5, 0.5].
+    """
+
+
+def rows_normalised(W, tol=1e-9):
+    """True if every row of W (its last axis) sums to 1 within tol.
+
+    A flat list is one row.  math.fsum adds without losing digits.
+    """
+
+
+def entropy(w):
+    """-sum(w * ln w) of one weight vector, in nats, taking 0 * ln 0 as 0.
+
+    entropy([1, 0, 0]) -> 0.0 (focused); entropy([0.25] * 4) -> ln 4.
+    """
+'''
+
+
+def write_starter(path):
+    """Write the starter file; refuse (FileExistsError) if path exists.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "softmax_exercise.py")
+    >>> write_starter(path)
+    >>> try:
+    ...     write_starter(path)              # a second time: the file is kept
+    ... except FileExistsError:
+    ...     print("already there, left as it is")
+    ...
+    already there, left as it is
+    """
+    with open(path, "x", encoding="utf-8") as file:
+        file.write(STARTER.format(name=os.path.basename(path)))
+
+
+def time_limits(time_limit=TIME_LIMIT):
+    """(one check, loading the file, the whole file) in seconds.
+
+    Loading may import NumPy, so it gets five checks' worth, and at least
+    5 s.  The whole file gets five checks' worth plus 4 s: room for each of
+    the four functions to hang once, and for its file to load again after.
+
+    >>> time_limits(2.0)
+    (2.0, 10.0, 14.0)
+    >>> time_limits(0.5)
+    (0.5, 5.0, 6.5)
+    """
+    load = max(5 * time_limit, 5.0)
+    return time_limit, load, max(5 * time_limit + 4, load + time_limit)
+
+
+# --- The checks ---------------------------------------------------------------
+
+class Check:
+    """One call of a learner's function, and the kind of answer that is right.
+
+    ``kind`` is one of:
+      "weights"  the same numbers as the lesson's function, to 1e-9
+      "3dp"      the same numbers to 3 decimals (the lesson's own answers)
+      "value"    the same True/False as the lesson's function
+      "raises"   a ValueError (or a subclass), as the lesson's function raises
+      "fails"    an ArithmeticError or ValueError, or a result holding inf or nan
+      "sums"     numbers that add up to ``total``
+
+    >>> check_named("axis=0 normalises columns").call_text()
+    'softmax([[1, 2], [3, 4]], axis=0)'
+    """
+
+    KINDS = ("weights", "3dp", "value", "raises", "fails", "sums")
+
+    def __init__(self, function, name, args, kind, hint, kwargs=None, total=None):
+        if function not in FUNCTIONS or kind not in self.KINDS:
+            raise ValueError(f"Check: unknown function {function!r} or kind {kind!r}")
+        self.function, self.name, self.args = function, name, args
+        self.kwargs = kwargs or {}
+        self.kind, self.hint, self.total = kind, hint, total
+
+    def call_text(self):
+        """The call as a learner would type it."""
+        parts = [show(a) for a in self.args]
+        parts += [f"{k}={show(v)}" for k, v in self.kwargs.items()]
+        return f"{self.function}({', '.join(parts)})"
+
+    def __repr__(self):
+        return f"<Check {self.function}: {self.name}>"
+
+
+def show(value):
+    """An input as the learner would type it: -inf, 1e-7, nested lists.
+
+    >>> show([[0.5, -math.inf], 1e-07])
+    '[[0.5, -inf], 1e-7]'
+    """
+    if isinstance(value, float) and value == NEG_INF:
+        return "-inf"
+    if isinstance(value, list):
+        return "[" + ", ".join(show(v) for v in value) + "]"
+    return repr(value).replace("e-0", "e-")        # 1e-7, as the lesson writes it
+
+
+STABILITY = ("exp() of a large score overflows: subtract the row maximum "
+             "before exponentiating")
+
+CHECKS = [
+    Check("softmax", "lesson's first weight", ([0.7071, 0],), "3dp",
+          "exponentiate each score, then divide by the sum of the exponentials"),
+    Check("softmax", "weights sum to 1", ([2.0, 1.0, 0.1],), "weights",
+          "each weight is exp(score - max) / sum of exp(score - max)"),
+    Check("softmax", "large scores", ([1000, 1000],), "weights", STABILITY),
+    Check("softmax", "very negative scores", ([-1000, -1000, -1001],), "weights",
+          "exp(-1000) underflows to 0 and 0/0 is nan: subtract the row maximum "
+          "first, so the largest exponential is exp(0) = 1"),
+    Check("softmax", "-inf gets weight 0", ([1.0, NEG_INF, 0.5],), "weights",
+          "exp(-inf) is 0, so a masked key gets weight exactly 0; subtract the "
+          "maximum of the row, which is finite when any key is visible"),
+    Check("softmax", "all -inf row raises", ([[0.0, 1.0], [NEG_INF, NEG_INF]],), "raises",
+          "a row that is all -inf has no key to give weight to: raise "
+          "ValueError instead of returning nan"),
+    Check("softmax", "two queries: four weights sum to 2",
+          ([[0.7071, 0.0], [0.0, 0.7071]],), "sums",
+          "normalise each row on its own: every row sums to 1, so two rows sum to 2",
+          total=2.0),
+    Check("softmax", "each row of a matrix", ([[0.7071, 0.0], [3.0, -2.0]],), "weights",
+          "with axis=-1, take the maximum and the sum of each row separately"),
+    Check("softmax", "axis=0 normalises columns", ([[1, 2], [3, 4]],), "weights",
+          "axis=0 runs down each column: subtract each column's maximum and "
+          "divide by each column's sum", kwargs={"axis": 0}),
+    Check("naive_softmax", "agrees on small scores", ([0.7071, 0],), "weights",
+          "exp(x) / sum(exp(x)), with no subtraction"),
+    Check("naive_softmax", "fails on [1000, 1000]", ([1000, 1000],), "fails",
+          "naive_softmax must NOT subtract the maximum: it exists to show "
+          "exp(1000) overflowing"),
+    Check("naive_softmax", "fails on [-1000, -1000]", ([-1000, -1000],), "fails",
+          "without the subtraction, exp(-1000) underflows to 0 and the sum is 0"),
+    Check("rows_normalised", "true for softmax rows", ([[0.25, 0.75], [0.5, 0.5]],),
+          "value", "sum each row (math.fsum) and compare with 1 within tol"),
+    Check("rows_normalised", "false for a bad row", ([[0.5, 0.5], [0.5, 0.6]],),
+          "value", "every row must sum to 1, not just the first"),
+    Check("rows_normalised", "a flat list is one row", ([0.25, 0.75, 0.5, 0.5],),
+          "value", "a flat list is a single row: these four weights sum to 2"),
+    Check("rows_normalised", "outside tol is false", ([0.5, 0.5 + 1e-8],),
+          "value", "compare abs(sum - 1) <= tol, with the default tol=1e-9"),
+    Check("rows_normalised", "inside a looser tol", ([0.5, 0.5 + 1e-8],), "value",
+          "use the tol argument, not a fixed tolerance", kwargs={"tol": 1e-7}),
+    Check("entropy", "one-hot is 0", ([1.0, 0.0, 0.0],), "weights",
+          "0 * ln 0 counts as 0: skip zero weights instead of taking log(0)"),
+    Check("entropy", "uniform over 4 is ln 4", ([0.25, 0.25, 0.25, 0.25],), "weights",
+          "entropy is -sum(w * ln w), with the natural log"),
+    Check("entropy", "a zero weight adds nothing", ([0.5, 0.5, 0.0],), "weights",
+          "0 * ln 0 counts as 0: skip zero weights instead of taking log(0)"),
+]
+
+
+def check_named(name):
+    """The check called ``name`` (names are unique across the four functions).
+
+    >>> check_named("one-hot is 0").function
+    'entropy'
+    """
+    for check in CHECKS:
+        if check.name == name:
+            return check
+    raise KeyError(f"check_named: no check is called {name!r}")
+
+
+def checks_of(function):
+    """The indices of one function's checks, in order.
+
+    >>> checks_of("entropy")
+    [17, 18, 19]
+    """
+    return [i for i, check in enumerate(CHECKS) if check.function == function]

@@ -1,0 +1,183 @@
+"""The plan: what to do next while grading one file, given what has happened.
+
+The plan is a state machine with no clock, no process and no thread.  A
+driver asks it for a step, carries the step out, and tells it what
+happened; the plan owns every rule of time, of checks not run, and of
+the file's budget, and every sentence that says so.  Two drivers run it:
+``lesson.grader.process`` with worker processes in a terminal, and the
+Exercises page with Web Workers (``lesson.grader.page``).
+
+A step is plain data, {"do": ...}:
+
+  {"do": "load", "seconds": s}         start a fresh worker and load the file
+  {"do": "call", "check": i, "function", "args", "kwargs", "token", "seconds": s}
+                                       make one call in that worker
+  {"do": "stop"}                       stop the worker (and all it started)
+  {"do": "done"}                       nothing is left: make the report
+
+"seconds" is how long the step may take; "keep" how many characters of
+each stream of printed output to keep.  What happened is plain data too:
+{"loaded": load}, {"reply": {"token", "outcome"}}, {"late": True} (the step
+took all its seconds) or {"crashed": exit code}; with "seconds" (what the
+step took) and "stdout" and "stderr", each [kept text, characters in all].
+
+    >>> plan = Plan(time_limit=2.0)
+    >>> plan.next()["do"], plan.next({"loaded": {"status": "ok"}, "seconds": 0.1})["check"]
+    ('load', 0)
+"""
+
+import uuid
+
+from lesson.grader.contract import CHECKS, OUTPUT_LIMIT, TIME_LIMIT, time_limits
+from lesson.grader.harness import load_record, outcome_record
+
+TIME_USED = "the file used up its {file_limit:g} s"
+NO_RELOAD = "the file did not load again after the check above stopped"
+HUNG = "{function}() did not return on '{name}' (above)"
+TIME_RAN_OUT = "stopped: the file used up its time while this check ran"
+
+
+def capped(text, size):
+    """Kept output, saying how much more there was.
+
+    >>> capped("abc", 10)
+    'abc\\n... (7 more characters not shown)'
+    """
+    more = size - len(text)
+    return text + (f"\n... ({more} more characters not shown)" if more > 0 else "")
+
+
+def printed(event):
+    """What a step printed, as {"stdout", "stderr"}, each cut to OUTPUT_LIMIT.
+
+    >>> printed({"stdout": ["x" * 3000, 3000]})["stdout"][-37:]
+    '\\n... (1000 more characters not shown)'
+    """
+    out = {}
+    for stream in ("stdout", "stderr"):
+        text, size = (event or {}).get(stream) or ("", 0)
+        out[stream] = capped(text[:OUTPUT_LIMIT], max(size, len(text)))
+    return out
+
+
+class Plan:
+    """Grade one file: ``next(event)`` gives the next step, until "done".
+
+    After a call that does not return, that worker is stopped and the
+    function's other checks are not run (they would only hang again); a
+    fresh worker loads the file again for the other functions.  The file
+    has ``time_limits(time_limit)[2]`` seconds in all, counted as the
+    seconds its steps took.  ``load`` and ``outcomes`` hold the result.
+    """
+
+    def __init__(self, time_limit=TIME_LIMIT, checks=CHECKS):
+        self.checks = checks
+        self.check_limit, self.load_limit, self.file_limit = time_limits(time_limit)
+        self.pending = list(range(len(checks)))
+        self.outcomes = {}
+        self.load = None
+        self.used = 0.0
+        self.reason = TIME_USED.format(file_limit=self.file_limit)
+        self.last = None                # the step the driver is carrying out
+        self.running = False            # is a worker running?
+        self.stopping = False           # must the running worker stop next?
+        self.given_up = False           # is no worker to load the file again?
+
+    def next(self, event=None):
+        """The next step, given what happened in the last one (None at the start)."""
+        event = event or {}
+        self.used += max(float(event.get("seconds") or 0.0), 0.0)
+        last, self.last = self.last, None
+        if last is not None and last["do"] == "load":
+            self._loaded(event)
+        elif last is not None and last["do"] == "call":
+            self._answered(last, event)
+        elif last is not None and last["do"] == "stop":
+            self.running = False
+        self.last = self._choose()
+        return self.last
+
+    @property
+    def done(self):
+        """Has the plan said "done"?"""
+        return self.last is not None and self.last["do"] == "done"
+
+    def _left(self):
+        return self.file_limit - self.used
+
+    def _choose(self):
+        if self.running and (self.stopping or not self.pending or self._left() <= 0):
+            self.stopping = False
+            return {"do": "stop"}
+        if self.pending and self._left() > 0 and not self.given_up:
+            if not self.running:
+                self.running = True
+                return {"do": "load", "seconds": min(self.load_limit, self._left()),
+                        "keep": OUTPUT_LIMIT}
+            index = self.pending.pop(0)
+            check = self.checks[index]
+            return {"do": "call", "check": index, "function": check.function,
+                    "args": list(check.args), "kwargs": dict(check.kwargs),
+                    "token": uuid.uuid4().hex,
+                    "seconds": min(self.check_limit, self._left()), "keep": OUTPUT_LIMIT}
+        for index in self.pending:
+            self.outcomes.setdefault(index, outcome_record(not_run=self.reason))
+        self.pending = []
+        return {"do": "done"}
+
+    def _loaded(self, event):
+        if self.load is None:                       # the first load: the file's own
+            if event.get("late"):
+                load = load_record("timeout")
+            elif "crashed" in event:
+                load = load_record("crashed", code=event["crashed"])
+            else:
+                load = _well_formed_load(event.get("loaded"))
+            load.update(printed(event))
+            self.load = load
+            if load["status"] != "ok":
+                self.pending, self.stopping, self.given_up = [], True, True
+            return
+        again = event.get("loaded")                 # after a stopped worker
+        if not (isinstance(again, dict) and again.get("status") == "ok"):
+            self.reason, self.stopping, self.given_up = NO_RELOAD, True, True
+
+    def _answered(self, step, event):
+        index = step["check"]
+        shown = printed(event)
+        reply = event.get("reply")
+        if event.get("late"):
+            self.stopping = True
+            outcome = outcome_record(timeout=True, **shown)
+            if self._left() <= 0:
+                outcome["message"] = TIME_RAN_OUT
+            else:
+                check = self.checks[index]
+                for other in [i for i in self.pending
+                              if self.checks[i].function == check.function]:
+                    self.outcomes[other] = outcome_record(not_run=HUNG.format(
+                        function=check.function, name=check.name))
+                    self.pending.remove(other)
+        elif "crashed" in event:
+            self.stopping = True
+            outcome = outcome_record(crashed=event["crashed"], **shown)
+        elif (isinstance(reply, dict) and reply.get("token") == step["token"]
+              and _well_formed_outcome(reply.get("outcome"))):
+            outcome = dict(reply["outcome"], **shown)
+        else:                                       # not an answer to this call
+            self.stopping = True
+            outcome = outcome_record(crashed="garbled", **shown)
+        self.outcomes[index] = outcome
+
+
+def _well_formed_load(load):
+    """A load from the worker, or "garbled" if it is not one."""
+    if isinstance(load, dict) and isinstance(load.get("status"), str):
+        return dict(load)
+    return load_record("garbled")
+
+
+def _well_formed_outcome(outcome):
+    return (isinstance(outcome, dict) and len({"value", "error", "missing"} & set(outcome)) == 1
+            and (not isinstance(outcome.get("error"), dict) or "type" in outcome["error"])
+            and ("error" not in outcome or isinstance(outcome["error"], dict)))
