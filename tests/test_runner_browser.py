@@ -22,6 +22,7 @@ import os
 import pathlib
 import re
 import shutil
+import concurrent.futures
 import subprocess
 import sys
 import threading
@@ -193,10 +194,10 @@ def report_of(view, source):
     return view.reports[source]
 
 
-def check_with_cli(tmp_path, source):
+def check_with_cli(tmp_path, source, *options):
     """The CLI's report for the same file, named as the page names it."""
     (tmp_path / FILENAME).write_text(source, encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "lesson", "check", FILENAME],
+    result = subprocess.run([sys.executable, "-m", "lesson", "check", *options, FILENAME],
                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
     return result.stdout.rstrip("\n").split("\n")
 
@@ -291,6 +292,52 @@ def test_a_check_that_never_returns_is_stopped_then_the_next_run_works(runner, t
     assert lines[-1] in status
     lines, _, seconds = check_in_page(runner, CASES["correct_lists"][0])
     assert lines[-1] == f"{CHECKS} passed, 0 failed"
+
+
+# Time-outs at a short limit (?time-limit=0.5 in the page, --time-limit 0.5 for
+# the CLI): 0.5 s a check, 5 s to load, 6.5 s for the whole file.
+SHORT = "0.5"
+BUSY = "import time\n_end = time.time() + {seconds}\nwhile time.time() < _end:\n    pass\n"
+HANGS = "\ndef {name}(*args, **kwargs):\n    while True:\n        pass\n"
+TIMEOUT_CASES = {
+    # Loading never ends: stopped at the 5 s load limit; no check runs.
+    "hangs_at_load": "import math\nwhile True:\n    pass\n",
+    # Loads in 2 s; softmax hangs (2.5 s used); loads again (4.5 s); naive_softmax
+    # hangs (5 s); the third load has the 1.5 s left of the file's 6.5 s, and is
+    # cut off by the budget: the file did not load again, so the rest is not run.
+    "does_not_load_again": (BUSY.format(seconds=2.0) + HANGS.format(name="softmax")
+                            + HANGS.format(name="naive_softmax")),
+}
+
+
+def test_time_outs_and_the_files_budget_as_the_cli_reports_them(browser, site, serve,
+                                                                 tmp_path):
+    """The page and the terminal follow one plan: the same report for a file that
+    hangs while loading, and for one whose budget runs out so that it does not
+    load again after a hang."""
+    with concurrent.futures.ThreadPoolExecutor() as pool:     # the CLI meanwhile
+        cli = {name: pool.submit(check_with_cli, tmp_path / name, source,
+                                 "--time-limit", SHORT)
+               for name, source in TIMEOUT_CASES.items() if (tmp_path / name).mkdir() is None}
+        view = View(browser, serve(site) + f"exercises.html?time-limit={SHORT}")
+        try:
+            view.page.wait_for_function(
+                "() => document.querySelector('.lesson-runner').dataset.state === 'ready'",
+                timeout=90_000)
+            for name, source in TIMEOUT_CASES.items():
+                lines, status, seconds = check_in_page(view, source)
+                print(f"\n{name}: the page's report came {seconds:.2f} s after Run")
+                assert comparable(lines) == comparable(cli[name].result()), name
+                text = "\n".join(lines)
+                if name == "hangs_at_load":
+                    assert "did not finish loading within 5 s" in text
+                    assert lines[-1] == f"0 passed, {CHECKS} failed"
+                else:
+                    assert "never returned: stopped after 0.5 s" in text
+                    assert "not run: the file did not load again" in text
+                    assert "not run: softmax() did not return" in text
+        finally:
+            view.close()
 
 
 def test_what_the_code_prints_is_shown_with_its_check(runner):

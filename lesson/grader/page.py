@@ -6,14 +6,14 @@ what to do next; the learner's worker runs ``lesson.grader.harness``
 (``load_here``, ``answer_here``).  Replies travel between the workers as the
 JSON text Python's ``json`` makes (inf and nan included), untouched.
 
-begin(time_limit=TIME_LIMIT)            a new run's first step
+begin(time_limit)                       a new run's first step
 advance(what, text, seconds, printed)   what happened -> the next step
 report(shown_as)                        the report, as JSON text
 
 A step reaches JavaScript as a list: [do, seconds, keep, request], the
 request being the JSON text to hand to the learner's worker.
 
-    >>> begin(2.0)[:3]
+    >>> begin("2")[:3]
     ['load', 10.0, 2000]
     >>> advance("loaded", '{"load": {"status": "ok"}}', 0.2, "{}")[0]
     'call'
@@ -38,9 +38,15 @@ PAGE_LIMITS = (
 )
 
 
-def begin(time_limit=TIME_LIMIT):
-    """Start grading a file; the first step."""
-    _RUN["plan"] = Plan(time_limit)
+def begin(time_limit=""):
+    """Start grading a file; the first step.  ``time_limit`` is text from the
+    page's address (``?time-limit=0.5``, as ``--time-limit``); the default
+    when it is empty or not a number of seconds above 0."""
+    try:
+        seconds = float(time_limit)
+    except (TypeError, ValueError):
+        seconds = TIME_LIMIT
+    _RUN["plan"] = Plan(seconds if 0 < seconds < float("inf") else TIME_LIMIT)
     return _step(_RUN["plan"].next())
 
 

@@ -32,6 +32,8 @@
     const filename = root.dataset.filename;
     const starter = editor.defaultValue;
     const storageKey = "lesson4:" + filename;
+    // ?time-limit=SECONDS in the page's address, as --time-limit SECONDS for the CLI.
+    const timeLimit = new URLSearchParams(location.search).get("time-limit") || "";
     const cli = `python -m lesson check ${filename}`;
     const runner = new URL(root.dataset.runner, document.baseURI);
     const files = JSON.parse($(".lr-lesson").textContent);    // the modules that run in the page
@@ -314,7 +316,8 @@
                  seconds: took, printed: JSON.stringify(streams) };
       }
 
-      let [what, seconds, keep, request] = (await judge.ask({ type: "begin" }, "step")).step;
+      let [what, seconds, keep, request] = (await judge.ask({ type: "begin", timeLimit },
+                                                              "step")).step;
       try {
         while (what !== "done") {
           let happened = { what: "stopped", text: "", seconds: 0, printed: "{}" };
