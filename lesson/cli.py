@@ -252,6 +252,9 @@ def main(argv=None):
     try:
         if args.command == "table":
             _print_table(_parse_scores(args.scores) or example.TABLE_SCORES)
+        elif args.command == "bench" and args.what == "accuracy" and args.quick:
+            raise ValueError("--quick is for bench speed only (bench accuracy "
+                             "takes about a second as it is)")
         elif args.command == "bench" and args.what == "accuracy":
             bench.print_accuracy()
         elif args.command == "bench" and args.quick:

@@ -57,7 +57,7 @@ def heatmap(A, row_labels, column_labels, alt="Attention weights"):
     """A grid of weights: row i is query i, column j key j.
 
     Darker means more weight, and every cell shows its number.  A weight of
-    exactly 0 from a mask (``masked[i][j]`` true) is drawn hatched and
+    exactly 0 from a mask (passed as None in ``A``) is drawn hatched and
     marked -inf, so it never looks like a small weight.
 
     >>> svg = heatmap([[1.0, 0.0]], ["q"], ["k1", "k2"], alt="x")

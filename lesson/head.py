@@ -1,6 +1,6 @@
 """One attention head: scores, a mask, softmax weights, and the value mixture.
 
-    S = Q K^T / sqrt(d_k) + M        A = softmax_rows(S)        O = A V
+    S = Q K^T / sqrt(d_k) + M        A = softmax(S), row by row        O = A V
 
 Q holds one query per row, K one key per row and V one value per row (the
 i-th value belongs to the i-th key).  M is 0.0 where a query may see a key

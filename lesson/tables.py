@@ -1,15 +1,20 @@
 """The lesson's numbers as text: how the tables and lists show them.
 
 The command line, the site and the tests all format numbers with these, so
-a number reads the same wherever a learner meets it.
+a number reads the same wherever a learner meets it.  Only an exact 0 shows
+as 0: a weight too small for the digits shown (key 2 of 0, -20, -inf) shows
+as 2.1e-9, never as 0 like a masked key.  The page's widget follows the same
+rule (softmax-widget.js), and a test holds the two together.
 
 >>> fmt(0.49306869), fmt_list([0.6697615493266569, 0.0])
 ('0.4931', '[0.669762, 0]')
+>>> fmt_list(softmax([0, -20, -math.inf]), 4)
+'[1, 2.1e-9, 0]'
 """
 
 import math
 
-from lesson.weights import softmax_table
+from lesson.weights import softmax, softmax_table
 
 TABLE_HEADER = ("key", "score", "score - max", "exp(score - max)", "weight")
 
@@ -17,13 +22,25 @@ TABLE_HEADER = ("key", "score", "score - max", "exp(score - max)", "weight")
 def fmt(value, digits=4):
     """A number as the lesson's tables show it: rounded, no trailing zeros.
 
-    >>> fmt(0.49306869), fmt(1.0), fmt(-0.0), fmt(-math.inf)
-    ('0.4931', '1', '0', '-inf')
+    >>> fmt(0.49306869), fmt(1.0), fmt(-0.0), fmt(-math.inf), fmt(2.06e-9)
+    ('0.4931', '1', '0', '-inf', '2.1e-9')
     """
     text = f"{value:.{digits}f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
+    if text in ("0", "-0") and value != 0:
+        return fmt_tiny(value)
     return "0" if text == "-0" else text
+
+
+def fmt_tiny(value):
+    """A number too small for the places shown, to two figures: never 0.
+
+    >>> fmt_tiny(2.0611536e-09), fmt_tiny(-4.5e-05)
+    ('2.1e-9', '-4.5e-5')
+    """
+    mantissa, exponent = f"{value:.1e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
 
 
 def fmt_list(values, digits=6):

@@ -290,5 +290,9 @@ def _naive_row(row, line, shape):
                             f"float in {where}; {_USE_THE_MAX}") from None
     except ValueError:      # checked scores are finite or -inf: the sum is 0.0
         where = _checks.describe(line, shape, len(shape) - 1, "x")
+        if all(s == -math.inf for s in row):       # no max to subtract helps here
+            raise ValueError(f"naive_softmax: {where} is all -inf: no key may be "
+                             f"seen, so there are no weights (softmax raises "
+                             f"here too)") from None
         raise ValueError(f"naive_softmax: every exp() in {where} is 0.0, so "
                          f"each weight would be 0/0; {_USE_THE_MAX}") from None

@@ -54,7 +54,8 @@ CASES = [
     (naive_softmax, ("12",), TypeError, "naive_softmax: x must be a list of numbers"),
     (naive_softmax, ([1, NAN],), ValueError, "naive_softmax: x[1] is nan"),
     (naive_softmax, ([[1], [2, 3]],), ValueError, "naive_softmax: x is ragged"),
-    (naive_softmax, ([NEG_INF, NEG_INF],), ValueError, "naive_softmax: every exp() in x is 0.0"),
+    (naive_softmax, ([NEG_INF, NEG_INF],), ValueError, "naive_softmax: x is all -inf: no key may be seen"),
+    (naive_softmax, ([-1000.0, -1000.0],), ValueError, "naive_softmax: every exp() in x is 0.0"),
     # rows_normalised
     (rows_normalised, (None,), TypeError, "rows_normalised: W must be a list of numbers"),
     (rows_normalised, ([0.5, NEG_INF],), ValueError, "rows_normalised: W[1] is -inf; numbers must be finite"),

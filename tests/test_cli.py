@@ -83,7 +83,7 @@ def test_help_exists_for_every_command(command, capsys):
 
 @pytest.mark.parametrize("value, text", [
     (1.0, "1"), (0.0, "0"), (-0.0, "0"), (0.49306869, "0.4931"),
-    (-1.70710678, "-1.7071"), (-0.00001, "0"), (float("-inf"), "-inf"), (12, "12"),
+    (-1.70710678, "-1.7071"), (-0.00001, "-1.0e-5"), (float("-inf"), "-inf"), (12, "12"),
 ])
 def test_fmt_rounds_to_four_places_without_trailing_zeros(value, text):
     assert fmt(value) == text
@@ -91,3 +91,15 @@ def test_fmt_rounds_to_four_places_without_trailing_zeros(value, text):
 
 def test_example_scores_start_at_one_over_root_two():
     assert example.TABLE_SCORES[0] == pytest.approx(2 ** -0.5, rel=1e-15)
+
+
+def test_quick_is_a_usage_error_for_the_accuracy_bench(capsys):
+    assert main(["bench", "accuracy", "--quick"]) == 2
+    assert "--quick is for bench speed only" in capsys.readouterr().err
+
+
+def test_only_a_masked_key_shows_a_weight_of_zero(capsys):
+    """Key 2's weight, about 2.1e-9, is tiny but not 0; key 3 is masked."""
+    assert main(["table", "0", "-20", "-inf"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:4]]
+    assert [row[-1] for row in rows] == ["1", "2.1e-9", "0"]

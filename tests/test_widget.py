@@ -5,11 +5,12 @@ widget actually holds, formatted the way the lesson's table formats them.
 """
 
 import math
+import re
 
 import pytest
 
 from lesson import entropy, softmax
-from lesson.tables import TABLE_HEADER, fmt
+from lesson.tables import TABLE_HEADER, fmt, fmt_tiny
 from lesson.example import TABLE_SCORES
 from lesson_docs import lesson_quizzes  # the site build's data for the widget
 from page_states import screenshot
@@ -30,7 +31,7 @@ def fmt_weight(w):
     if w in (0, 1):
         return str(int(w))
     if 0 < w < 0.00005:
-        return "<0.0001"
+        return fmt_tiny(w)                            # the lesson's own rule
     if 0.99995 <= w < 1:
         return ">0.9999"
     return f"{w:.4f}"
@@ -230,8 +231,8 @@ def test_tiny_weights_never_show_as_zero(open_page):
     view.page.fill("#softmax-widget-0-t", "-1")       # T = 0.1: key 3's weight is ~4e-8
     scores, t, weights, _ = shown(view)
     exact = softmax([s / t for s in scores])
-    assert 0 < exact[2] < 0.00005 and weights[2] == "<0.0001"
-    assert table(view)[3][3] == "<0.0001"             # its exp too
+    assert 0 < exact[2] < 0.00005 and weights[2] == fmt_tiny(exact[2])   # 4.5e-8, as the CLI
+    assert re.fullmatch(r"\d\.\de-\d+", table(view)[3][3])     # its exp too
     view.page.check("#softmax-widget-0-m3")
     assert shown(view)[2][2] == "0"                   # only a masked key shows 0
 

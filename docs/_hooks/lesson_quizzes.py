@@ -25,7 +25,7 @@ import statistics
 
 import lesson
 from lesson import example
-from lesson.tables import TABLE_HEADER, fmt, fmt_list
+from lesson.tables import TABLE_HEADER, fmt, fmt_list, fmt_tiny
 
 from .markdown_text import markdown_table
 
@@ -39,14 +39,15 @@ def _list(values, digits=4):
 def _weights(values, digits=4):
     """A list of weights, each with the same number of decimals, so a list reads
     evenly: [0.5972, 0.2940, 0.1083], not [0.5972, 0.294, 0.1083].  A weight too
-    small for those decimals is shown to three significant figures, never as 0.
+    small for those decimals is shown as the lesson's tables show it
+    (``lesson.tables.fmt_tiny``), never as 0.
 
     >>> _weights([0.6, 0.29403, 2.6e-9]), _weights([1.0, 0.0]), _weights([-0.0, 0.5], 2)
-    ('[0.6000, 0.2940, 2.6e-09]', '[1.0000, 0.0000]', '[0.00, 0.50]')
+    ('[0.6000, 0.2940, 2.6e-9]', '[1.0000, 0.0000]', '[0.00, 0.50]')
     """
     def one(w):
         if w != 0 and abs(w) < 0.5 * 10 ** -digits:
-            return _g(w)
+            return fmt_tiny(w)
         text = f"{w:.{digits}f}"
         return text.lstrip("-") if float(text) == 0 else text
     return "[" + ", ".join(one(w) for w in values) + "]"

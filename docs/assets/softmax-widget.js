@@ -48,12 +48,20 @@
     });
   }
 
-  /* A number as the lesson's tables show it: rounded, no trailing zeros. */
+  /* A number as the lesson's tables show it (lesson/tables.py: fmt): rounded,
+     no trailing zeros; one too small for the places shown, to two figures
+     (2.1e-9), so only an exact 0 shows as 0. */
   function fmt(value, digits) {
     if (value === -Infinity) { return "-inf"; }
     var text = value.toFixed(digits === undefined ? 4 : digits);
     if (text.indexOf(".") >= 0) { text = text.replace(/0+$/, "").replace(/\.$/, ""); }
+    if ((text === "0" || text === "-0") && value !== 0) { return fmtTiny(value); }
     return text === "-0" ? "0" : text;
+  }
+
+  /* lesson/tables.py: fmt_tiny. */
+  function fmtTiny(value) {
+    return value.toExponential(1).replace("e+", "e");
   }
 
   /* A weight (or an exp) between 0 and 1, always to four decimals so a
@@ -61,7 +69,7 @@
      shows without them, so a tiny weight never looks like a masked one. */
   function fmtWeight(value) {
     if (value === 0 || value === 1) { return String(value); }
-    if (value > 0 && value < 0.00005) { return "<0.0001"; }
+    if (value > 0 && value < 0.00005) { return fmtTiny(value); }
     if (value < 1 && value >= 0.99995) { return ">0.9999"; }
     return value.toFixed(WEIGHT_DECIMALS);
   }
