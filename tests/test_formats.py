@@ -12,6 +12,7 @@ import concurrent.futures
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -457,3 +458,29 @@ def test_help_lists_every_format(capsys):
         assert name in out
     assert "--output-dir" in out and "--points" in out and "--json" in out
 
+
+
+# --- The Exercises page shows real documents ---------------------------------------
+
+def test_the_exercises_page_shows_each_document_for_the_same_wrong_file(graded):
+    """Its examples are what the formats make of forgot_max.py, tests cut to one."""
+    page = (ROOT / "docs" / "exercises.md").read_text()
+    shown = re.findall(r"```(json|xml)\n(.+?)\n```", page[page.index("### On a grading"):], re.S)
+    assert [kind for kind, _ in shown] == ["json"] * 3 + ["xml"]
+    result = dict(graded["wrong"], file="softmax_exercise.py")
+    made = [formats.gradescope(result), formats.prairielearn(result),
+            formats.exercism(result, formats.exercism_time_limit(exercise.TIME_LIMIT))]
+    for (_, text), real in zip(shown, made):
+        example, real = json.loads(text), json.loads(real)
+        names = [test["name"] for test in example["tests"]]
+        real["tests"] = [test for test in real["tests"] if test["name"] in names]
+        for document in (example, real):
+            document.pop("execution_time", None)            # the time it took, here and there
+        assert example == real
+    [(suite, [(case, _)])] = junit_suites(shown[3][1])
+    [(real_suite, real_cases)] = junit_suites(formats.junit([result], exercise.TIME_LIMIT))
+    real_case = next(c for c, _ in real_cases if (c.classname, c.name) == (case.classname, case.name))
+    assert [(s.name, s.tests, s.failures, s.errors, s.skipped) for s in (suite, real_suite)] == [
+        (real_suite.name, 20, 2, 0, 0)] * 2
+    assert [(r.message, r.text, r.type) for r in case.result] == [
+        (r.message, r.text, r.type) for r in real_case.result]
