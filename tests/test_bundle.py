@@ -141,3 +141,24 @@ def test_the_prairielearn_entrypoint_reads_student_and_writes_results(tmp_path):
     text = (tmp_path / "results" / "results.json").read_text()
     assert prairielearn_problems(text) == []
     assert json.loads(text)["score"] == pytest.approx(18 / 20)
+
+
+def test_the_grader_modules_import_only_the_standard_library_and_the_lesson():
+    """So the zip's wheel needs nothing installed, and the seam to the old
+    layout is the imports of lesson.exercise and lesson.runner alone."""
+    import ast
+    stdlib = getattr(sys, "stdlib_module_names", None)
+    if stdlib is None:
+        pytest.skip("sys.stdlib_module_names needs Python 3.10+")
+    for path in (ROOT / "lesson" / "grader").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [f"{node.module}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            for name in names:
+                old_layout = name.startswith(("lesson.exercise", "lesson.runner"))
+                assert (name.split(".")[0] in stdlib or name.startswith("lesson.grader")
+                        or old_layout), f"{path.name} imports {name}"
