@@ -6,9 +6,11 @@ python -m lesson bench accuracy    softmax's error in ulps against 60 digits
 python -m lesson bench speed       what the checks cost; seconds per call
 python -m lesson starter [PATH]    write the exercise's four stubs
 python -m lesson check PATH ...    grade your four functions (files or folders)
+python -m lesson autograder ...    what Gradescope, Exercism and PrairieLearn run
 """
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -17,7 +19,7 @@ import sys
 import textwrap
 
 from lesson import bench, example
-from lesson.grader import contract, report
+from lesson.grader import contract, formats, report
 from lesson.tables import fmt_list, table_rows
 
 
@@ -56,25 +58,45 @@ def _write_starter(path):
     return 0
 
 
-def _check(paths, time_limit, as_json):
-    """Grade each file; print the reports (or JSON); 0 only if every check passed.
+def _check(paths, time_limit, form="text", output_dir=None, points=None):
+    """Grade each file; print the reports (or a platform's documents); 0 only
+    if every check passed (always 0 for Exercism, as its runner exits).
 
     Each report is printed as soon as its file is graded, so a teacher
     checking a folder sees them come.
     """
     from lesson.grader import process
+    if form not in formats.PER_FILE and output_dir is not None:
+        raise ValueError(f"--output-dir is for {', '.join(formats.PER_FILE)}; "
+                         f"--format {form} writes one document to stdout")
+    if form in formats.PER_FILE and output_dir is None and len(paths) > 1:
+        raise ValueError(f"--format {form} writes one document per submission: give "
+                         f"--output-dir DIR for these {len(paths)} files")
+    if points and form not in ("gradescope", "prairielearn"):
+        raise ValueError(f"--points is for gradescope and prairielearn, not --format {form}")
+    if form == "exercism":
+        time_limit = formats.exercism_time_limit(time_limit)
     if hasattr(sys.stdout, "reconfigure"):     # a learner's output on any console
         sys.stdout.reconfigure(errors="backslashreplace")
     results = []
     try:
         for path in paths:
             results.append(process.run(path, time_limit, shown_as=_printable(path)))
-            if not as_json:
+            if form == "text":
                 _print_report(results[-1], time_limit, several=len(paths) > 1)
-        if as_json:
+        if form == "json":
             files = [{k: v for k, v in r.items() if k != "load"} for r in results]
             print(json.dumps({"checker": "lesson 4", "time_limit": time_limit,
                               "files": files}, indent=1, allow_nan=False))
+        elif form == "junit":
+            print(formats.junit(results, time_limit))
+        elif form in formats.PER_FILE:
+            documents = [_document(form, r, time_limit, points) for r in results]
+            if output_dir is None:
+                print(documents[0])
+            else:
+                _write_documents(output_dir, paths, documents)
+                print("\n".join(report.summary_lines(results)))
         elif len(results) > 1:
             print("\n".join(report.summary_lines(results)))
         sys.stdout.flush()
@@ -85,7 +107,25 @@ def _check(paths, time_limit, as_json):
     except BrokenPipeError:                    # e.g. piped into `head`: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    if form == "exercism":
+        return 0
     return 0 if all(r["failed"] == 0 for r in results) else 1
+
+
+def _document(form, result, time_limit, points):
+    if form == "exercism":
+        return formats.exercism(result, time_limit)
+    return getattr(formats, form)(result, points)
+
+
+def _write_documents(folder, paths, documents):
+    """One document per submission into folder, named after it; say where."""
+    os.makedirs(folder, exist_ok=True)
+    for name, document in zip(formats.document_names(paths), documents):
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as file:
+            file.write(document + "\n")
+        print(f"wrote {_printable(os.path.join(folder, name))}")
+    print()
 
 
 def _print_report(result, time_limit, several):
@@ -208,11 +248,21 @@ def _build_parser():
         epilog=f"""\
 For teachers: give several files, or a folder of submissions (its .py and
 .ipynb files; folders inside it are not searched).  Each file gets its
-report, then a table: file, passed, failed, first failing check.  With
---json, stdout is one JSON object for autograders: {{"checker", "time_limit",
-"files": [{{"file", "passed", "failed", "problem", "uses_reference", "checks":
-[{{"function", "name", "input", "passed", "status", "expected", "got",
-"hint", "stdout", "stderr"}}, ...]}}, ...]}}.
+report, then a table: file, passed, failed, first failing check.
+
+--format says what stdout is (default: text, the report):
+  json          one JSON object: {{"checker", "time_limit", "files": [{{"file",
+                "passed", "failed", "problem", "uses_reference", "checks": [...]}}]}}
+                (--json is the same)
+  gradescope    Gradescope's results.json
+  prairielearn  PrairieLearn's external grader results.json
+  exercism      Exercism's test runner results.json (version 3); each check
+                gets at most {formats.exercism_time_limit(contract.TIME_LIMIT):g} s, so a file fits Exercism's {formats.EXERCISM_BUDGET:g} s
+  junit         JUnit XML (GitLab, Jenkins, most CI): one testsuite per file
+With several files, gradescope, prairielearn and exercism write one
+document per file into --output-dir, and stdout is the table.  --points
+FUNCTION=POINTS (e.g. softmax=2) sets what each of a function's checks is
+worth for gradescope and prairielearn (default: 1).
 
 A check that runs longer than the time limit is stopped, and that
 function's other checks are not run.  Loading a file may take 5 times the
@@ -220,18 +270,83 @@ limit (at least 5 s), a whole file 5 times plus 4 s (with the default:
 {contract.TIME_LIMIT:g} s, {contract.time_limits()[1]:g} s and {contract.time_limits()[2]:g} s).
 
 The exit code is 0 only when every check of every file passed, 1 when
-some did not, 2 for a usage error.  The last line is "N passed, M failed".""")
+some did not, 2 for a usage error; with --format exercism it is 0 whatever
+the grade, as Exercism's test runners exit.  The last line of a report or
+table is "N passed, M failed".""")
     check.add_argument("paths", nargs="+", metavar="PATH",
                        help="your file (e.g. softmax_exercise.py or a notebook), "
                             "or a folder of them")
-    check.add_argument("--json", action="store_true",
-                       help="print one JSON object with every check's result")
+    check.add_argument("--format", choices=formats.FORMATS, default="text",
+                       help="what to print: " + ", ".join(formats.FORMATS)
+                            + " (default: text; see below)")
+    check.add_argument("--json", dest="format", action="store_const", const="json",
+                       help="the same as --format json")
+    check.add_argument("--output-dir", metavar="DIR",
+                       help="gradescope, prairielearn, exercism: write one document "
+                            "per file into DIR, named after the file")
+    check.add_argument("--points", action="append", default=[], metavar="FUNCTION=POINTS",
+                       help="gradescope, prairielearn: what each check of FUNCTION is "
+                            "worth (default: 1; give it once per function)")
     check.add_argument("--time-limit", type=_time_limit, default=contract.TIME_LIMIT,
                        metavar="SECONDS",
                        help="seconds one check may take (default: %(default)g)")
-    check.error = lambda message: check.exit(   # a usage error is one line
-        2, f"{check.prog}: error: {message} (see: {check.prog} --help)\n")
+    autograder = commands.add_parser(
+        "autograder", help="write or run what Gradescope, Exercism, PrairieLearn run",
+        description="What a grading platform runs, one container per submission.")
+    platforms = autograder.add_subparsers(dest="platform", metavar="PLATFORM",
+                                          required=True)
+    gradescope = platforms.add_parser(
+        "gradescope", help="write the autograder zip to upload to Gradescope",
+        description="Write Gradescope's autograder zip: setup.sh installs the "
+                    "lesson from a wheel inside it, fetching nothing; "
+                    "run_autograder grades /autograder/submission/ and writes "
+                    "/autograder/results/results.json.  Its README.md says how "
+                    "to upload it.")
+    gradescope.add_argument("zip", metavar="OUT.zip")
+    exercism = platforms.add_parser(
+        "exercism", help="Exercism's run.sh: grade INPUT_DIR, write OUTPUT_DIR/results.json",
+        description="Exercism's test runner contract: grade the solution in "
+                    "INPUT_DIR, write OUTPUT_DIR/results.json (version 3) and exit "
+                    "0 whatever the grade.  A runner image's bin/run.sh is: "
+                    'exec python3 -m lesson autograder exercism "$@"')
+    for name in ("slug", "input_dir", "output_dir"):
+        exercism.add_argument(name, metavar=name.upper())
+    prairielearn = platforms.add_parser(
+        "prairielearn", help="PrairieLearn's entrypoint: grade /grade/student",
+        description="PrairieLearn's external grader entrypoint: grade the file "
+                    "in /grade/student and write /grade/results/results.json.  "
+                    "LESSON_AUTOGRADER_ROOT moves /grade (and /autograder).")
+    for platform in (gradescope, prairielearn):
+        platform.add_argument("--points", action="append", default=[],
+                              metavar="FUNCTION=POINTS",
+                              help="what each check of FUNCTION is worth (default: 1)")
+        platform.add_argument("--time-limit", type=_time_limit, default=contract.TIME_LIMIT,
+                              metavar="SECONDS",
+                              help="seconds one check may take (default: %(default)g)")
+    for command in (check, autograder, gradescope, exercism, prairielearn):
+        command.error = functools.partial(_usage_error, command)
     return parser
+
+
+def _usage_error(command, message):
+    """A usage error is one line."""
+    command.exit(2, f"{command.prog}: error: {message} (see: {command.prog} --help)\n")
+
+
+def _autograder(args):
+    from lesson.grader import bundle
+    if args.platform == "exercism":
+        return bundle.run_exercism(args.slug, args.input_dir, args.output_dir)
+    points = formats.points(args.points)
+    if args.platform == "prairielearn":
+        return bundle.run_prairielearn(time_limit=args.time_limit, points=points)
+    try:
+        bundle.write_gradescope_zip(args.zip, args.time_limit, points)
+    except OSError as error:
+        raise ValueError(f"cannot write {args.zip}: {error.strerror}") from None
+    print(f"Wrote {args.zip}. Upload it on the Gradescope assignment's Configure "
+          f"Autograder page; its README.md says how.")
+    return 0
 
 
 def main(argv=None):
@@ -264,7 +379,10 @@ def main(argv=None):
         elif args.command == "starter":
             return _write_starter(args.path)
         elif args.command == "check":
-            return _check(_check_paths(args.paths), args.time_limit, args.json)
+            return _check(_check_paths(args.paths), args.time_limit, args.format,
+                          args.output_dir, formats.points(args.points))
+        elif args.command == "autograder":
+            return _autograder(args)
         else:
             _print_worked_example()
     except (TypeError, ValueError) as error:

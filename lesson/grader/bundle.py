@@ -1,0 +1,331 @@
+"""What the grading platforms run: Gradescope's autograder zip, Exercism's
+run.sh contract and PrairieLearn's entrypoint.
+
+write_gradescope_zip(path)          the zip a teacher uploads to Gradescope
+run_gradescope(root)                what the zip's run_autograder runs, per submission
+run_exercism(slug, input_dir, output_dir)   Exercism's run.sh: results.json, exit 0
+run_prairielearn(root)              PrairieLearn's entrypoint: /grade/student in,
+                                    /grade/results/results.json out
+find_submission(folder, names)      the learner's file in a submission's folder
+wheel()                             the lesson as a wheel: (file name, bytes)
+
+Each platform gives the grader a folder: Gradescope ``/autograder``,
+PrairieLearn ``/grade``; the environment variable LESSON_AUTOGRADER_ROOT
+moves it (for tests, or a trial run on a laptop).  Every runner exits 0
+once its results.json is written, whatever the grade: the grade is in the
+document, and a platform reads a non-zero exit as the grader's own failure.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> for name in ("helper.py", "softmax_exercise.py", "notes.txt"):
+    ...     open(os.path.join(folder, name), "w").close()
+    >>> path, problem = find_submission(folder, ["softmax_exercise.py"])
+    >>> os.path.basename(path), problem
+    ('softmax_exercise.py', None)
+"""
+
+import base64
+import hashlib
+import io
+import json
+import os
+import zipfile
+
+from lesson.grader import formats
+
+ROOT_VARIABLE = "LESSON_AUTOGRADER_ROOT"
+STARTER_NAMES = ["softmax_exercise.py", "softmax_exercise.ipynb"]   # the starter's name
+DISTRIBUTION = "softmax-weights-lesson"
+
+
+# --- Gradescope -----------------------------------------------------------------
+
+def write_gradescope_zip(path, time_limit=None, points=None):
+    """Write Gradescope's autograder zip: setup.sh and run_autograder at its
+    root, the lesson as a wheel beside them, and a README for the teacher.
+
+    ``time_limit`` and ``points`` (see ``formats.points``) are written into
+    run_autograder.
+
+    >>> import tempfile, zipfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "autograder.zip")
+    >>> write_gradescope_zip(path)
+    >>> names = zipfile.ZipFile(path).namelist()
+    >>> names[:3], names[3].endswith("-py3-none-any.whl")
+    (['setup.sh', 'run_autograder', 'README.md'], True)
+    """
+    wheel_name, wheel_data = wheel()
+    options = f"time_limit={time_limit!r}, points={points or {}!r}"
+    files = [("setup.sh", SETUP_SH.format(wheel=wheel_name), 0o755),
+             ("run_autograder", RUN_AUTOGRADER.format(options=options), 0o755),
+             ("README.md", README.format(wheel=wheel_name), 0o644),
+             (wheel_name, wheel_data, 0o644)]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data, mode in files:
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = (0o100000 | mode) << 16      # a regular file, its mode
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+
+
+def run_gradescope(root=None, time_limit=None, points=None):
+    """Grade ROOT/submission (ROOT: /autograder); write ROOT/results/results.json.
+
+    >>> import tempfile
+    >>> root = tempfile.mkdtemp()
+    >>> os.mkdir(os.path.join(root, "submission"))
+    >>> run_gradescope(root)
+    0
+    >>> with open(os.path.join(root, "results", "results.json")) as file:
+    ...     print(json.load(file)["output"].splitlines()[0])
+    Your submission holds no .py file or Jupyter notebook: submit the file with your four functions, softmax_exercise.py.
+    """
+    root = root or os.environ.get(ROOT_VARIABLE) or "/autograder"
+    result = _grade(os.path.join(root, "submission"), STARTER_NAMES, time_limit)
+    _write(os.path.join(root, "results", "results.json"), formats.gradescope(result, points))
+    return 0
+
+
+# --- Exercism -------------------------------------------------------------------
+
+def run_exercism(slug, input_dir, output_dir):
+    """Exercism's test runner contract: grade the solution in input_dir, write
+    output_dir/results.json (version 3), return 0 whatever the result.
+
+    The solution is the file .meta/config.json names (files.solution), else
+    SLUG.py (dashes as underscores), else the starter's name, else the only
+    Python file there.  Each check gets the time that fits the whole file
+    into Exercism's 10 s (``formats.exercism_time_limit``).
+
+    >>> import tempfile
+    >>> folder, out = tempfile.mkdtemp(), tempfile.mkdtemp()
+    >>> with open(os.path.join(folder, "softmax_weights.py"), "w") as file:
+    ...     _ = file.write("def entropy(w):\\n    return 0.0\\n")
+    >>> run_exercism("softmax-weights", folder, out)
+    0
+    >>> with open(os.path.join(out, "results.json")) as file:
+    ...     document = json.load(file)
+    >>> document["version"], document["status"], document["tests"][0]["status"]
+    (3, 'fail', 'fail')
+    """
+    names = _solution_names(input_dir) + [slug.replace("-", "_") + ".py"] + STARTER_NAMES
+    time_limit = formats.exercism_time_limit(_checker().TIME_LIMIT)
+    result = _grade(input_dir, names, time_limit)
+    _write(os.path.join(output_dir, "results.json"), formats.exercism(result, time_limit))
+    return 0
+
+
+# --- PrairieLearn ---------------------------------------------------------------
+
+def run_prairielearn(root=None, time_limit=None, points=None):
+    """PrairieLearn's entrypoint: grade ROOT/student (ROOT: /grade) and write
+    ROOT/results/results.json.
+
+    >>> import tempfile
+    >>> root = tempfile.mkdtemp()
+    >>> os.mkdir(os.path.join(root, "student"))
+    >>> run_prairielearn(root)
+    0
+    >>> with open(os.path.join(root, "results", "results.json")) as file:
+    ...     json.load(file)["gradable"]
+    False
+    """
+    root = root or os.environ.get(ROOT_VARIABLE) or "/grade"
+    result = _grade(os.path.join(root, "student"), STARTER_NAMES, time_limit)
+    _write(os.path.join(root, "results", "results.json"),
+           formats.prairielearn(result, points))
+    return 0
+
+
+# --- The submission and the wheel -----------------------------------------------
+
+def find_submission(folder, names):
+    """The learner's file in a submission folder: (path, None) or (None, why not).
+
+    Python files and notebooks at the top of the folder, or, if there are
+    none, in the folders inside it (a submission from a repository).  One
+    file is the submission; among several, the first of ``names`` found.
+
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> for name in ("a.py", "b.ipynb"):
+    ...     open(os.path.join(folder, name), "w").close()
+    >>> print(find_submission(folder, ["softmax_exercise.py"])[1])
+    Your submission holds several Python files (a.py, b.ipynb) and none is named softmax_exercise.py: name the file with your four functions softmax_exercise.py.
+    """
+    kinds = _checker().SOURCE_KINDS
+    found = []
+    for here, folders, files in os.walk(folder):
+        folders[:] = sorted(f for f in folders if not f.startswith((".", "__")))
+        found = sorted(os.path.join(here, f) for f in files
+                       if f.lower().endswith(kinds) and not f.startswith("."))
+        if found:
+            break
+    if len(found) == 1:
+        return found[0], None
+    for name in names:
+        for path in found:
+            if os.path.basename(path) == name:
+                return path, None
+    if not found:
+        return None, (f"Your submission holds no .py file or Jupyter notebook: submit "
+                      f"the file with your four functions, {names[0]}.")
+    shown = ", ".join(os.path.relpath(p, folder) for p in found)
+    return None, (f"Your submission holds several Python files ({shown}) and none is "
+                  f"named {names[0]}: name the file with your four functions {names[0]}.")
+
+
+def wheel():
+    """The lesson's package (every .py file of lesson/) as a wheel: (name, bytes).
+
+    Built here with zipfile, so it needs no network and no build tools; pip
+    installs it with ``--no-index``.
+
+    >>> name, data = wheel()
+    >>> name.startswith("softmax_weights_lesson-") and name.endswith("-py3-none-any.whl")
+    True
+    >>> "lesson/grader/formats.py" in zipfile.ZipFile(io.BytesIO(data)).namelist()
+    True
+    """
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+        number = version(DISTRIBUTION)
+    except PackageNotFoundError:                   # run from a clone, not installed
+        number = "0"
+    project = DISTRIBUTION.replace("-", "_")
+    info = f"{project}-{number}.dist-info"
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # lesson/
+    files = []
+    for here, folders, names in os.walk(package):
+        folders[:] = sorted(f for f in folders if f != "__pycache__")
+        for name in sorted(n for n in names if n.endswith(".py")):
+            path = os.path.join(here, name)
+            with open(path, "rb") as file:
+                arcname = os.path.relpath(path, os.path.dirname(package)).replace(os.sep, "/")
+                files.append((arcname, file.read()))
+    files += [(f"{info}/METADATA", (f"Metadata-Version: 2.1\nName: {DISTRIBUTION}\n"
+                                    f"Version: {number}\nRequires-Python: >=3.9\n").encode()),
+              (f"{info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: lesson.grader.bundle\n"
+                                b"Root-Is-Purelib: true\nTag: py3-none-any\n"),
+              (f"{info}/top_level.txt", b"lesson\n")]
+    record = [f"{name},sha256={_digest(data)},{len(data)}" for name, data in files]
+    files.append((f"{info}/RECORD", ("\n".join(record + [f"{info}/RECORD,,"]) + "\n").encode()))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files:
+            archive.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data,
+                             zipfile.ZIP_DEFLATED)
+    return f"{project}-{number}-py3-none-any.whl", buffer.getvalue()
+
+
+# --- Private utilities ----------------------------------------------------------
+
+def _checker():
+    """The grader's contract (its time limit, its starter), imported when needed."""
+    from lesson.grader import contract
+    return contract
+
+
+def _grade(folder, names, time_limit):
+    """The checker's result for the submission in folder; its problem if none."""
+    from lesson.grader import process as runner
+    time_limit = time_limit or _checker().TIME_LIMIT
+    path, problem = find_submission(folder, names)
+    if path is None:
+        result = runner.run(os.path.join(folder, names[0]), time_limit, shown_as=names[0])
+        result["problem"] = problem
+        return result
+    return runner.run(path, time_limit, shown_as=os.path.relpath(path, folder))
+
+
+def _solution_names(folder):
+    """The solution files an Exercism exercise's .meta/config.json names."""
+    try:
+        with open(os.path.join(folder, ".meta", "config.json"), encoding="utf-8") as file:
+            solution = json.load(file)["files"]["solution"]
+        return [os.path.basename(name) for name in solution if isinstance(name, str)]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+
+
+def _write(path, document):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(document + "\n")
+
+
+def _digest(data):
+    return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+
+SETUP_SH = """\
+#!/usr/bin/env bash
+# Gradescope runs this once, when it builds the autograder: it installs the
+# lesson's checker from the wheel beside it, and fetches nothing.
+set -euo pipefail
+cd "$(dirname "$0")"
+if ! python3 -m pip --version >/dev/null 2>&1; then
+    echo "setup.sh: this autograder needs python3 with pip: choose one of" \\
+         "Gradescope's Ubuntu base images with Python 3" >&2
+    exit 1
+fi
+# --no-index: only the wheel in this zip.  PIP_BREAK_SYSTEM_PACKAGES: newer
+# images mark their Python as managed by apt; the container is the grader's own.
+PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet --no-index --no-deps \\
+    --no-cache-dir ./{wheel}
+python3 -c "import lesson.grader.bundle" && echo "setup.sh: the lesson's checker is installed"
+"""
+
+RUN_AUTOGRADER = """\
+#!/usr/bin/env python3
+\"\"\"Gradescope runs this for each submission: it grades the .py file or
+notebook in /autograder/submission/ against lesson 4's checks and writes
+/autograder/results/results.json (LESSON_AUTOGRADER_ROOT moves /autograder).\"\"\"
+import sys
+
+from lesson.grader import bundle
+
+sys.exit(bundle.run_gradescope({options}))
+"""
+
+README = """\
+# Lesson 4 (softmax weights): Gradescope autograder
+
+Made by `python -m lesson autograder gradescope`.  It grades a learner's
+four functions (`softmax`, `naive_softmax`, `rows_normalised`, `entropy`)
+with the same 20 checks as `python -m lesson check`.
+
+## Upload it
+
+1. In Gradescope, create a **Programming Assignment** (in the course:
+   Assignments, Create Assignment, Programming Assignment).  Give it as
+   many points as the checks are worth: 20, one per check, unless the zip
+   was made with `--points`.
+2. On **Configure Autograder**, choose *Zip file upload*, a base image
+   with Python 3 (any of the Ubuntu images), and upload this zip.  Then
+   **Update Autograder**: Gradescope runs `setup.sh`, which installs the
+   checker from `{wheel}` and fetches nothing.
+3. **Test Autograder** with a learner's file (the starter with its stubs
+   filled in, say) before the students submit.
+
+Students upload one file: `softmax_exercise.py`, or a Jupyter notebook.
+If they upload several `.py` files, the one named `softmax_exercise.py`
+is graded (the others may be helpers it imports).
+
+## What you and the students see
+
+A score out of 20 (or the points given), and one test per check, named
+like `softmax: large scores`, passed or failed, each with its input, the
+expected answer, what came back, a hint, and anything the code printed.
+A file that does not load (a syntax error, a loop at the top level)
+scores 0, and the text at the top of the results says why.  All tests are
+visible to the students at once.
+
+## What is in the zip
+
+- `setup.sh`: installs the wheel with `pip install --no-index`.
+- `run_autograder`: grades `/autograder/submission/` and writes
+  `/autograder/results/results.json`, in Gradescope's format.  It exits 0
+  once that file is written, whatever the grade.
+- `{wheel}`: the lesson's own Python package; standard library only.
+"""

@@ -1,0 +1,403 @@
+"""The checker's results as each grading platform reads them.
+
+Pure functions: the per-file result dicts of ``python -m lesson check`` in,
+one platform's document (text) out.  Each document follows the platform's
+published format, field by field.
+
+gradescope(result, points)       Gradescope's results.json: a score and one test per check
+prairielearn(result, points)     PrairieLearn's external grader results.json
+exercism(result, time_limit)     Exercism's test runner results.json, version 3
+junit(results, time_limit)       JUnit XML, as CI systems read it: one testsuite per file
+points(texts)                    --points FUNCTION=POINTS -> {function: points per check}
+exercism_time_limit(time_limit)  the check's limit that fits a file into Exercism's 10 s
+document_names(paths)            one file name per submission, for --output-dir
+
+    >>> passed = {"function": "entropy", "name": "uniform", "input": "entropy([0.5, 0.5])",
+    ...           "passed": True, "status": "pass", "expected": "0.693147",
+    ...           "got": "0.693147", "hint": None, "message": None, "stdout": "",
+    ...           "stderr": ""}
+    >>> result = {"file": "mine.py", "passed": 1, "failed": 0, "problem": None,
+    ...           "uses_reference": False, "stdout": "", "stderr": "",
+    ...           "checks": [passed], "load": {"status": "ok"}, "seconds": 0.1}
+    >>> import json
+    >>> json.loads(gradescope(result))["tests"][0]["status"]
+    'passed'
+    >>> json.loads(exercism(result, 1.0))["status"]
+    'pass'
+
+How each check's status reads on each platform (``STATUSES``):
+
+    checker               Gradescope  PrairieLearn  Exercism  JUnit
+    pass                  passed      full points   pass      (a plain testcase)
+    fail, missing         failed      0 points      fail      <failure>
+    error: it raised      failed      0 points      fail      <failure>
+    error: a crash        failed      0 points      error     <error>
+    timeout               failed      0 points      error     <error>
+    not run               failed      0 points      error     <skipped>
+
+An exception from the learner's function is a wrong answer (the check
+says what was expected instead), so it fails; a crash (the process
+stopped) and a time-out are errors, as JUnit and Exercism mean them.
+A file that does not load scores 0 on Gradescope; on PrairieLearn it is
+``gradable: false`` (the learner is not charged an attempt); on Exercism
+its status is ``error``; in JUnit each of its checks is an ``<error>``.
+"""
+
+import json
+import math
+import re
+from xml.sax.saxutils import escape, quoteattr
+
+# The seam to the checker's contract (lesson.grader.contract after the split).
+from lesson.grader.contract import FUNCTIONS, time_limits
+from lesson.grader.report import REFERENCE
+
+FORMATS = ("text", "json", "gradescope", "prairielearn", "exercism", "junit")
+PER_FILE = ("gradescope", "prairielearn", "exercism")   # one document per submission
+
+# a check's status (see _status) -> (Exercism status, JUnit element or None)
+STATUSES = {"pass": ("pass", None), "fail": ("fail", "failure"),
+            "missing": ("fail", "failure"), "raised": ("fail", "failure"),
+            "crash": ("error", "error"), "timeout": ("error", "error"),
+            "not run": ("error", "skipped")}
+
+EXERCISM_BUDGET = 10.0    # seconds Exercism gives one run of its test runner
+EXERCISM_MARGIN = 1.0     # of those, for Python to start and the results to be written
+EXERCISM_OUTPUT = 500     # characters of a test's output Exercism takes
+EXERCISM_TRUNCATED = "\nOutput was truncated. Please limit to 500 chars"
+
+
+# --- The platforms --------------------------------------------------------------
+
+def gradescope(result, points=None):
+    """Gradescope's results.json for one file: a score, and one test per check.
+
+    Each check is worth ``points[function]`` (1 unless given).  A test's
+    output is the check's input, expected answer, what came back, the hint
+    and what the code printed; the top-level output says why a file that
+    did not load scores 0.
+
+    >>> doc = json.loads(gradescope(_example(), {"softmax": 2}))
+    >>> doc["score"], [(t["name"], t["score"], t["max_score"], t["status"]) for t in doc["tests"]]
+    (0, [('softmax: large scores', 0, 2, 'failed')])
+    >>> print(doc["tests"][0]["output"])
+    input:    softmax([1000, 1000])
+    expected: [0.5, 0.5]
+    got:      OverflowError: math range error
+    hint:     subtract the row maximum
+    printed:  hi
+    """
+    tests = [{"name": _name(check), "score": _number(_worth(check, points) * check["passed"]),
+              "max_score": _number(_worth(check, points)),
+              "status": "passed" if check["passed"] else "failed",
+              "output": "\n".join(_details(check)), "visibility": "visible"}
+             for check in result["checks"]]
+    return _json({"score": _number(sum(t["score"] for t in tests)),
+                  "execution_time": result["seconds"],
+                  "output": "\n".join(_file_lines(result)),
+                  "tests": tests})
+
+
+def prairielearn(result, points=None):
+    """PrairieLearn's external grader results.json for one file.
+
+    ``score`` is the points won over the points there are, in [0, 1].  A
+    file that did not load is ``gradable: false`` with the reason in
+    ``format_errors``: no attempt is charged, and no test is listed.
+
+    >>> doc = json.loads(prairielearn(_example()))
+    >>> doc["gradable"], doc["score"], doc["message"]
+    (True, 0.0, '0 passed, 1 failed: 0 of 1 points')
+    >>> test = doc["tests"][0]
+    >>> test["description"], test["points"], test["max_points"], test["message"]
+    ('softmax([1000, 1000])', 0, 1, 'subtract the row maximum')
+    >>> broken = dict(_example(), load={"status": "syntax"}, problem="Your file has a syntax error")
+    >>> json.loads(prairielearn(broken))["format_errors"]
+    ['Your file has a syntax error']
+    """
+    if not _loaded(result):
+        return _json({"gradable": False, "format_errors": [result["problem"]],
+                      "message": result["problem"], "output": "\n".join(_printed(result))})
+    tests = [{"name": _name(check), "description": check["input"],
+              "points": _number(_worth(check, points) * check["passed"]),
+              "max_points": _number(_worth(check, points)),
+              "message": _verdict(check), "output": "\n".join(_details(check))}
+             for check in result["checks"]]
+    won = sum(t["points"] for t in tests)
+    most = sum(t["max_points"] for t in tests)
+    return _json({"gradable": True, "score": won / most if most else 0.0,
+                  "message": f"{result['passed']} passed, {result['failed']} failed: "
+                             f"{_number(won)} of {_number(most)} points",
+                  "output": "\n".join(_file_lines(result)), "tests": tests})
+
+
+def exercism(result, time_limit):
+    """Exercism's test runner results.json (version 3) for one file.
+
+    Tests come in check order, each with its call as ``test_code`` and the
+    function it checks as ``task_id`` (1 to 4).  A file that did not load,
+    or that used up the time it may take on Exercism (``time_limit`` is the
+    check's limit it was graded with, see ``exercism_time_limit``), is an
+    ``error`` with a message.
+
+    >>> doc = json.loads(exercism(_example(), 1.0))
+    >>> doc["version"], doc["status"], doc["message"]
+    (3, 'fail', None)
+    >>> test = doc["tests"][0]
+    >>> test["name"], test["status"], test["test_code"], test["task_id"], test["output"]
+    ('softmax: large scores', 'fail', 'softmax([1000, 1000])', 1, 'hi')
+    """
+    whole = time_limits(time_limit)[2]
+    message = None
+    if not _loaded(result):
+        message = "\n".join(_file_lines(result))
+    elif result["seconds"] >= whole:
+        message = (f"Your file used up the {whole:g} s it may take here (Exercism gives "
+                   f"a run {EXERCISM_BUDGET:g} s), so some checks did not run: is "
+                   f"something slow when the file loads, or does a function never "
+                   f"return?\n" + "\n".join(_file_lines(result)))
+    tests = []
+    for check in result["checks"]:
+        status = STATUSES[_status(check)][0]
+        printed = check["stdout"] + check["stderr"]
+        if len(printed) > EXERCISM_OUTPUT:
+            printed = printed[:EXERCISM_OUTPUT - len(EXERCISM_TRUNCATED)] + EXERCISM_TRUNCATED
+        tests.append({"name": _name(check), "status": status,
+                      "message": None if status == "pass" else "\n".join(_details(check, False)),
+                      "output": printed or None, "test_code": check["input"],
+                      "task_id": FUNCTIONS.index(check["function"]) + 1})
+    if message is not None:
+        status = "error"
+    else:
+        status = "pass" if all(t["status"] == "pass" for t in tests) else "fail"
+    return _json({"version": 3, "status": status, "message": message, "tests": tests})
+
+
+def junit(results, time_limit):
+    """JUnit XML for several files: one <testsuite> per file, one <testcase> per check.
+
+    A testcase's classname is the function and its name the check.  The
+    checker times files, not checks: a testcase's time is 0, except a
+    time-out's, which is ``time_limit``, the check's limit (what it ran).
+
+    >>> print(junit([_example()], 2.0))  # doctest: +NORMALIZE_WHITESPACE
+    <?xml version="1.0" encoding="UTF-8"?>
+    <testsuites name="lesson 4" tests="1" failures="1" errors="0" skipped="0" time="0.1">
+      <testsuite name="mine.py" tests="1" failures="1" errors="0" skipped="0" time="0.1">
+        <testcase classname="softmax" name="large scores" time="0">
+          <failure message="subtract the row maximum" type="raised">input:    softmax([1000, 1000])
+    expected: [0.5, 0.5]
+    got:      OverflowError: math range error
+    hint:     subtract the row maximum</failure>
+          <system-out>hi</system-out>
+        </testcase>
+      </testsuite>
+    </testsuites>
+    """
+    suites, totals = [], {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for result in results:
+        cases, counts = [], {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+        for check in result["checks"]:
+            element = STATUSES[_status(check)][1] if _loaded(result) else "error"
+            counts["tests"] += 1
+            if element is not None:
+                counts[{"failure": "failures", "error": "errors", "skipped": "skipped"}[
+                    element]] += 1
+            cases.append(_testcase(result, check, element, time_limit))
+        for key in totals:
+            totals[key] += counts[key]
+        lines = [f"  <testsuite name={_attr(result['file'])} {_counts(counts)} "
+                 f"time=\"{result['seconds']:g}\">"] + cases
+        top = "\n".join(_file_lines(result)[:-1])     # the closing count is in the attributes
+        if top:
+            lines.append(f"    <system-out>{_xml(top)}</system-out>")
+        suites += lines + ["  </testsuite>"]
+    seconds = round(sum(r["seconds"] for r in results), 3)
+    return "\n".join(['<?xml version="1.0" encoding="UTF-8"?>',
+                      f'<testsuites name="lesson 4" {_counts(totals)} time="{seconds:g}">']
+                     + suites + ["</testsuites>"])
+
+
+# --- What the command line and the bundles ask ----------------------------------
+
+def points(texts):
+    """--points: each 'FUNCTION=POINTS' -> {function: points for each of its checks}.
+
+    >>> points(["softmax=2", "entropy=0.5"])
+    {'softmax': 2.0, 'entropy': 0.5}
+    >>> points(["soft=2"])
+    Traceback (most recent call last):
+    ...
+    ValueError: --points soft=2: no function soft (the functions are softmax, naive_softmax, rows_normalised, entropy)
+    """
+    given = {}
+    for text in texts:
+        function, _, value = text.partition("=")
+        if function not in FUNCTIONS:
+            raise ValueError(f"--points {text}: no function {function} (the functions "
+                             f"are {', '.join(FUNCTIONS)})")
+        try:
+            worth = float(value)
+        except ValueError:
+            worth = math.nan
+        if not math.isfinite(worth) or worth < 0:
+            raise ValueError(f"--points {text}: give the points for each check of "
+                             f"{function} as a number, 0 or more, e.g. {function}=2")
+        given[function] = worth
+    if given and not any(given.get(f, 1.0) for f in FUNCTIONS):
+        raise ValueError("--points: every function is worth 0, so there is nothing to score")
+    return given
+
+
+def exercism_time_limit(time_limit):
+    """The check's limit to grade with on Exercism: ``time_limit``, or less, so
+    that a whole file fits in Exercism's budget (10 s a run, 1 s kept back).
+
+    >>> from lesson.grader.contract import time_limits
+    >>> exercism_time_limit(2.0), time_limits(exercism_time_limit(2.0))[2]
+    (1.0, 9.0)
+    >>> exercism_time_limit(0.5)
+    0.5
+    """
+    budget = EXERCISM_BUDGET - EXERCISM_MARGIN
+    fits = time_limit
+    while time_limits(fits)[2] > budget and fits > 0.1:
+        fits = math.floor(fits * 10 - 1) / 10          # tenths of a second down
+    return fits
+
+
+def document_names(paths):
+    """One document name per submission, for --output-dir: the file's name,
+    with as many of its folders as it takes to tell the submissions apart.
+
+    >>> document_names(["alice.py", "bob.ipynb"])
+    ['alice.py.json', 'bob.ipynb.json']
+    >>> document_names(["class/ann/softmax_exercise.py", "class/bo/softmax_exercise.py"])
+    ['ann-softmax_exercise.py.json', 'bo-softmax_exercise.py.json']
+    """
+    parts = [[p for p in re.split(r"[\\/]+", path) if p not in ("", ".")] for path in paths]
+    depth = 1
+    while depth < max(map(len, parts)) and len({tuple(p[-depth:]) for p in parts}) < len(parts):
+        depth += 1
+    names, seen = [], {}
+    for part in parts:
+        name = "-".join(part[-depth:]) or "submission"
+        seen[name] = seen.get(name, 0) + 1
+        names.append(name + (f"-{seen[name]}" if seen[name] > 1 else "") + ".json")
+    return names
+
+
+# --- Private utilities ----------------------------------------------------------
+
+def _loaded(result):
+    return result["load"]["status"] == "ok"
+
+
+def _status(check):
+    """The check's status, its "error" told apart: "raised" when the learner's
+    function raised (what it raised is what it got), "crash" when the process
+    stopped or garbled the checker's pipe (it got nothing)."""
+    if check["status"] == "error":
+        return "crash" if check["got"] is None else "raised"
+    return check["status"]
+
+
+def _name(check):
+    return f"{check['function']}: {check['name']}"
+
+
+def _worth(check, points):
+    return (points or {}).get(check["function"], 1.0)
+
+
+def _number(value):
+    """A score as JSON shows it best: 2, not 2.0."""
+    return int(value) if float(value).is_integer() else value
+
+
+def _verdict(check):
+    """The one line beside a check: what happened, or what to do next."""
+    if check["passed"]:
+        return "passed"
+    return check["message"] or check["hint"] or f"expected {check['expected']}"
+
+
+def _details(check, printed=True):
+    """A check's input, what happened, expected, got, hint (and what it printed)."""
+    lines = [f"input:    {check['input']}"]
+    if check["message"]:
+        lines.append(f"          {check['message']}")
+    if check["status"] not in ("not run", "missing"):
+        lines.append(f"expected: {check['expected']}")
+    if check["got"] is not None:
+        lines.append(f"got:      {check['got']}")
+    if check["hint"]:
+        lines.append(f"hint:     {check['hint']}")
+    return lines + (_printed(check) if printed else [])
+
+
+def _file_lines(result):
+    """What a platform shows for the whole file: why it did not load (or a
+    note), what it printed while loading, and the count."""
+    lines = [result["problem"]] if result["problem"] else []
+    if result["uses_reference"]:
+        lines.append(REFERENCE)
+    lines += _printed(result)
+    return lines + [f"{result['passed']} passed, {result['failed']} failed"]
+
+
+def _printed(source):
+    lines = []
+    for stream, label in (("stdout", "printed:  "), ("stderr", "stderr:   ")):
+        text = (source.get(stream) or "").rstrip("\n")
+        if text:
+            lines += [(label if i == 0 else " " * len(label)) + line
+                      for i, line in enumerate(text.split("\n"))]
+    return lines
+
+
+def _json(document):
+    return json.dumps(document, indent=1, allow_nan=False)
+
+
+def _testcase(result, check, element, time_limit):
+    seconds = time_limit if check["status"] == "timeout" else 0
+    lines = [f"    <testcase classname={_attr(check['function'])} name={_attr(check['name'])} "
+             f"time=\"{seconds:g}\">"]
+    if element is not None:
+        verdict = _verdict(check) if _loaded(result) else result["problem"]
+        lines.append(f"      <{element} message={_attr(verdict)}"
+                     + (f" type=\"{_status(check)}\">" if element != "skipped" else ">")
+                     + _xml("\n".join(_details(check, False))) + f"</{element}>")
+    for stream, tag in (("stdout", "system-out"), ("stderr", "system-err")):
+        if check[stream]:
+            lines.append(f"      <{tag}>{_xml(check[stream])}</{tag}>")
+    return "\n".join(lines + ["    </testcase>"])
+
+
+def _counts(counts):
+    return " ".join(f'{key}="{value}"' for key, value in counts.items())
+
+
+# XML 1.0 has no place for most control characters (a learner's clear-screen
+# escape, a NUL): they are shown as \x1b, as the report shows them.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml(text):
+    return escape(_NOT_XML.sub(lambda m: repr(m.group())[1:-1], text))
+
+
+def _attr(text):
+    return quoteattr(_NOT_XML.sub(lambda m: repr(m.group())[1:-1], text))
+
+
+def _example():
+    """A one-check result, for the examples above."""
+    check = {"function": "softmax", "name": "large scores", "input": "softmax([1000, 1000])",
+             "passed": False, "status": "error", "expected": "[0.5, 0.5]",
+             "got": "OverflowError: math range error", "hint": "subtract the row maximum",
+             "message": None, "stdout": "hi", "stderr": ""}
+    return {"file": "mine.py", "passed": 0, "failed": 1, "problem": None,
+            "uses_reference": False, "stdout": "", "stderr": "", "checks": [check],
+            "load": {"status": "ok"}, "seconds": 0.1}

@@ -1,0 +1,164 @@
+"""The autograders run as the platforms run them.
+
+Gradescope: the zip unpacked into a fresh root's source/, setup.sh run with a
+fresh venv's python3 first on PATH (its pip lent from this one, so nothing is
+fetched), a submission put in place, run_autograder run from the root,
+results.json read.  Exercism: a run.sh that calls the contract, given a slug,
+an input folder and an output folder.  PrairieLearn: the entrypoint on a root
+laid out as /grade is.
+"""
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import pip
+import pytest
+
+from lesson.grader import bundle
+from test_formats import exercism_problems, gradescope_problems, prairielearn_problems
+
+SAMPLES = pathlib.Path(__file__).parent / "exercise_samples"
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def lesson(*args, **kwargs):
+    return subprocess.run([sys.executable, "-m", "lesson", *args], capture_output=True,
+                          text=True, timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                          **kwargs)
+
+
+@pytest.fixture(scope="module")
+def gradescope(tmp_path_factory):
+    """A Gradescope root with the zip's autograder set up in a fresh venv:
+    (root, environment to run run_autograder with)."""
+    work = tmp_path_factory.mktemp("gradescope")
+    made = lesson("autograder", "gradescope", str(work / "autograder.zip"))
+    assert made.returncode == 0, made.stderr
+    root = work / "autograder"
+    with zipfile.ZipFile(work / "autograder.zip") as archive:
+        archive.extractall(root / "source")
+        for info in archive.infolist():                 # extractall drops the modes
+            os.chmod(root / "source" / info.filename, info.external_attr >> 16 & 0o777)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(work / "venv")],
+                   check=True, timeout=60)
+    lent = work / "lent"                                  # this pip alone, for setup.sh
+    shutil.copytree(os.path.dirname(pip.__file__), lent / "pip")
+    path = f"{work / 'venv' / 'bin'}{os.pathsep}{os.environ['PATH']}"
+    setup = subprocess.run(["bash", str(root / "source" / "setup.sh")], cwd=root / "source",
+                           capture_output=True, text=True, timeout=120,
+                           env=dict(os.environ, PATH=path, PYTHONPATH=str(lent),
+                                    PIP_INDEX_URL="http://nothing.invalid/"))
+    assert setup.returncode == 0, setup.stderr
+    shutil.copy(root / "source" / "run_autograder", root / "run_autograder")
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return root, dict(environment, PATH=path, LESSON_AUTOGRADER_ROOT=str(root))
+
+
+def run_autograder(gradescope, *files):
+    root, environment = gradescope
+    shutil.rmtree(root / "submission", ignore_errors=True)
+    shutil.rmtree(root / "results", ignore_errors=True)
+    (root / "submission").mkdir()
+    for file in files:
+        shutil.copy(SAMPLES / file, root / "submission")
+    done = subprocess.run([str(root / "run_autograder")], cwd=root, capture_output=True,
+                          text=True, timeout=120, env=environment)
+    assert done.returncode == 0, done.stderr
+    return (root / "results" / "results.json").read_text()
+
+
+def test_the_zip_holds_setup_and_run_autograder_at_its_root(gradescope):
+    root, _ = gradescope
+    names = sorted(p.name for p in (root / "source").iterdir())
+    assert names[:3] == ["README.md", "run_autograder", "setup.sh"]
+    assert names[3].endswith("-py3-none-any.whl") and len(names) == 4
+    readme = (root / "source" / "README.md").read_text()
+    assert "Configure Autograder" in readme and "What you and the students see" in readme
+
+
+def test_setup_installed_the_lesson_from_the_wheel_into_the_venv(gradescope):
+    root, environment = gradescope
+    where = subprocess.run(["python3", "-c", "import lesson.grader.bundle as b; print(b.__file__)"],
+                           cwd=root, capture_output=True, text=True, env=environment)
+    assert "site-packages" in where.stdout and str(ROOT) not in where.stdout
+
+
+def test_gradescope_grades_a_wrong_submission(gradescope):
+    text = run_autograder(gradescope, "forgot_max.py")
+    assert gradescope_problems(text) == []
+    document = json.loads(text)
+    assert document["score"] == 18 and len(document["tests"]) == 20
+
+
+def test_gradescope_grades_a_notebook_and_names_the_file_among_helpers(gradescope):
+    document = json.loads(run_autograder(gradescope, "notebook.ipynb"))
+    assert document["score"] > 0
+    document = json.loads(run_autograder(gradescope, "correct_lists.py", "forgot_max.py"))
+    assert document["score"] == 0 and "none is named softmax_exercise.py" in document["output"]
+
+
+def test_gradescope_scores_an_empty_submission_zero_and_says_why(gradescope):
+    document = json.loads(run_autograder(gradescope))
+    assert gradescope_problems(json.dumps(document)) == []
+    assert document["score"] == 0 and "holds no .py file" in document["output"]
+
+
+def test_the_exercism_contract_writes_results_and_exits_0(tmp_path):
+    run_sh = tmp_path / "run.sh"
+    run_sh.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m lesson autograder exercism "$@"\n')
+    run_sh.chmod(0o755)
+    solution, output = tmp_path / "solution", tmp_path / "output"
+    (solution / ".meta").mkdir(parents=True)
+    output.mkdir()
+    (solution / ".meta" / "config.json").write_text(
+        json.dumps({"files": {"solution": ["softmax.py"], "test": ["softmax_test.py"]}}))
+    shutil.copy(SAMPLES / "forgot_max.py", solution / "softmax.py")
+    (solution / "softmax_test.py").write_text("import softmax\n")
+    done = subprocess.run([str(run_sh), "softmax-weights", f"{solution}/", f"{output}/"],
+                          capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 0, done.stderr
+    text = (output / "results.json").read_text()
+    assert exercism_problems(text) == []
+    document = json.loads(text)
+    assert document["status"] == "fail"
+    assert [t["status"] for t in document["tests"]].count("fail") == 2
+
+
+def test_the_prairielearn_entrypoint_reads_student_and_writes_results(tmp_path):
+    (tmp_path / "student").mkdir()
+    shutil.copy(SAMPLES / "forgot_max.py", tmp_path / "student" / "softmax_exercise.py")
+    done = subprocess.run([sys.executable, "-m", "lesson", "autograder", "prairielearn"],
+                          capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT),
+                                   **{bundle.ROOT_VARIABLE: str(tmp_path)}))
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "results" / "results.json").read_text()
+    assert prairielearn_problems(text) == []
+    assert json.loads(text)["score"] == pytest.approx(18 / 20)
+
+
+def test_the_grader_modules_import_only_the_standard_library_and_the_lesson():
+    """So the zip's wheel needs nothing installed.  The judge alone imports
+    the lesson's own functions (for the right answers); the tables format them."""
+    import ast
+    stdlib = getattr(sys, "stdlib_module_names", None)
+    if stdlib is None:
+        pytest.skip("sys.stdlib_module_names needs Python 3.10+")
+    for path in (ROOT / "lesson" / "grader").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [f"{node.module}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            for name in names:
+                lesson_itself = name in ("lesson", "lesson.tables.show_value")
+                assert (name.split(".")[0] in stdlib or name.startswith("lesson.grader")
+                        or lesson_itself), f"{path.name} imports {name}"
