@@ -75,6 +75,9 @@ def error_text(error):
     "ValueError: bad (your line 3: raise ValueError('bad'))"
     """
     text = f"{error['type']}: {error['message']}" if error.get("message") else error["type"]
+    if error.get("memory_limit"):
+        text = (f"used more than {error['memory_limit'] // 2 ** 20} MiB of memory, the "
+                f"checker's limit ({error['type']})")
     if error.get("where"):
         text += f" (your {error['where']}: {error['code']})"
     return text
