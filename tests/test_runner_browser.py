@@ -36,6 +36,7 @@ from conftest import mkdocs_build
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SAMPLES = pathlib.Path(__file__).parent / "exercise_samples"
 FILENAME = "softmax_exercise.py"
+SEED = 7                     # the same fresh inputs in the page (?seed=7) and the CLI
 STARTER = exercise.STARTER.format(name=FILENAME)
 CHECKS = len(exercise.CHECKS)
 TIME_LIMIT = exercise.TIME_LIMIT
@@ -157,7 +158,7 @@ def site(built_site):
 @pytest.fixture(scope="module")
 def runner(browser, site, serve):
     """The Exercises page, served, with Python started once for every test."""
-    view = View(browser, serve(site) + "exercises.html")
+    view = View(browser, serve(site) + f"exercises.html?seed={SEED}")
     view.first_words = (view.state(), view.page.is_visible(".lr-progress"), view.status())
     view.page.wait_for_function(
         "() => ['ready', 'failed'].includes(document.querySelector('.lesson-runner').dataset.state)",
@@ -197,9 +198,12 @@ def report_of(view, source):
 def check_with_cli(tmp_path, source, *options):
     """The CLI's report for the same file, named as the page names it."""
     (tmp_path / FILENAME).write_text(source, encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "lesson", "check", *options, FILENAME],
+    result = subprocess.run([sys.executable, "-m", "lesson", "check", "--seed", str(SEED),
+                             *options, FILENAME],
                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    return result.stdout.rstrip("\n").split("\n")
+    header, blank, *lines = result.stdout.rstrip("\n").split("\n")
+    assert header.startswith("lesson 4's checker: ") and blank == ""    # the CLI's own
+    return lines
 
 
 ERROR = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Exit|Interrupt)): [^(]*")
@@ -319,7 +323,7 @@ def test_time_outs_and_the_files_budget_as_the_cli_reports_them(browser, site, s
         cli = {name: pool.submit(check_with_cli, tmp_path / name, source,
                                  "--time-limit", SHORT)
                for name, source in TIMEOUT_CASES.items() if (tmp_path / name).mkdir() is None}
-        view = View(browser, serve(site) + f"exercises.html?time-limit={SHORT}")
+        view = View(browser, serve(site) + f"exercises.html?time-limit={SHORT}&seed={SEED}")
         try:
             view.page.wait_for_function(
                 "() => document.querySelector('.lesson-runner').dataset.state === 'ready'",

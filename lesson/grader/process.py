@@ -50,7 +50,7 @@ import time
 import uuid
 
 from lesson.grader import judge, report as reports
-from lesson.grader.contract import SOURCE_KINDS, TIME_LIMIT
+from lesson.grader.contract import SOURCE_KINDS, TIME_LIMIT, checks_for, new_seed
 from lesson.grader.harness import load_record
 from lesson.grader.plan import Plan
 
@@ -122,17 +122,18 @@ def snapshot(path, shown_as=None, folder=None, hide=(), inside=True):
 
 
 def run(path, time_limit=TIME_LIMIT, shown_as=None, sandbox=None, memory_limit=MEMORY_LIMIT,
-        checks=None, snapshot=None):
+        seed=None, snapshot=None):
     """Grade one learner's file; return its result as plain data.
 
     ``sandbox`` is "bwrap", "none", or None for bwrap where it is installed.
     ``snapshot`` is what ``snapshot()`` read earlier (else ``path`` is read
-    now); ``checks`` this run's checks (``contract.checks_for``).  The result has "file" (``shown_as``, default ``path``), "passed",
+    now); ``seed`` draws the fresh inputs (``contract.checks_for``; a new
+    one when None).  The result has "file" (``shown_as``, default ``path``), "passed",
     "failed", "problem" (why the file could not load, or what went wrong
     while it loaded: a notebook cell that failed, an exit(); else None),
     "uses_reference", "stdout" and "stderr" (printed while loading),
-    "checks" (one ``judge.result_record`` per check), "load", "sandbox"
-    and "seconds".
+    "checks" (one ``judge.result_record`` per check), "load", "sandbox",
+    "seed" and "seconds".
 
     >>> result = run("notes.txt")
     >>> result["passed"], result["failed"], result["problem"]
@@ -141,6 +142,8 @@ def run(path, time_limit=TIME_LIMIT, shown_as=None, sandbox=None, memory_limit=M
     started = time.monotonic()
     shown_as = path if shown_as is None else shown_as
     sandbox = sandbox or default_sandbox()
+    seed = new_seed() if seed is None else seed
+    checks = checks_for(seed)
     try:
         load, outcomes = grade(path, time_limit, sandbox, memory_limit, checks, snapshot)
     except Exception as error:             # a bug of ours: one sentence, not a traceback
@@ -151,7 +154,7 @@ def run(path, time_limit=TIME_LIMIT, shown_as=None, sandbox=None, memory_limit=M
             "problem": reports.problem(load, time_limit, file=shown_as),
             "uses_reference": judge.uses_reference(load, outcomes),
             "stdout": load.get("stdout", ""), "stderr": load.get("stderr", ""),
-            "checks": results, "load": load, "sandbox": sandbox,
+            "checks": results, "load": load, "sandbox": sandbox, "seed": seed,
             "seconds": round(time.monotonic() - started, 3)}
 
 
@@ -236,19 +239,20 @@ def sandbox_command(command, hide=()):
                + list(getattr(site, "getsitepackages", lambda: [])())
                + [site.getusersitepackages() if hasattr(site, "getusersitepackages") else ""]
                if p and os.path.isdir(p)}
-    hidden = [p for p in ["/root", "/run/user", "/var/tmp", os.path.realpath(LESSON_HOME)]
-              + [os.path.realpath(h) for h in hide] if p and os.path.isdir(p)]
+    masked = [p for p in ["/root", "/run/user", "/var/tmp"] if os.path.isdir(p)]
+    hidden = [os.path.realpath(p) for p in [LESSON_HOME, *hide] if p and os.path.isdir(p)]
     out = ["bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net",
            "--unshare-cgroup-try", "--die-with-parent", "--new-session",
            "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
            "--size", str(WORK_SIZE), "--tmpfs", "/tmp",
            "--size", str(WORK_SIZE), "--tmpfs", "/home"]
-    hidden.append("/home")
-    for path in hidden[:-1]:
+    for path in masked:
         out += ["--tmpfs", path]
-    for path in sorted(visible):                   # after the hiding: seen again, read-only
-        if any(path == h or path.startswith(h + os.sep) for h in hidden):
+    for path in sorted(visible):                   # Python, seen again, read-only
+        if any(path == m or path.startswith(m + os.sep) for m in masked + ["/tmp", "/home"]):
             out += ["--ro-bind", path, path]
+    for path in hidden:                            # then hidden, even inside those
+        out += ["--tmpfs", path]
     out += ["--dir", SANDBOX_HOME, "--chdir", SANDBOX_HOME,
             "--ro-bind", HARNESS, "/tmp/.lesson-harness.py", "--"]
     return out + [arg if arg != HARNESS else "/tmp/.lesson-harness.py" for arg in command]
@@ -279,7 +283,7 @@ class Worker:
         err_read, err_write = os.pipe()
         command = [sys.executable, "-E", "-u", HARNESS, str(replies_write), str(requests_read)]
         env = {"PATH": os.defpath, "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8",
-               MARK: self.token}
+               "TERM": os.environ.get("TERM", "dumb"), MARK: self.token}
         if sandbox == "bwrap":
             command, cwd = sandbox_command(command, submission.hide), None
             env["HOME"] = SANDBOX_HOME
