@@ -21,6 +21,7 @@ except ImportError:
 import pytest
 from hypothesis import HealthCheck, settings
 
+from lesson_docs import checker_output
 from page_states import DESKTOP, measure_page
 
 # The same examples on every run; no timing limits, which a busy CI machine
@@ -58,6 +59,26 @@ def pytest_collection_modifyitems(config, items):
 # Learners' files: graded by the checker, never imported by pytest (some have
 # syntax errors, never finish loading, call input(), exit or fork).
 collect_ignore_glob = ["exercise_samples/*", "learner_corpus/*"]
+
+
+class Samples:
+    """The learners' files the tests grade, as one folder: ``SAMPLES / "forgot_max.py"``.
+
+    The files a page shows live with the site (lesson_docs/samples, which the
+    build grades); the rest live in tests/exercise_samples.
+    """
+
+    def __init__(self, *folders):
+        self.folders = folders
+
+    def __truediv__(self, name):
+        for folder in self.folders:
+            if (folder / name).exists():
+                return folder / name
+        return self.folders[-1] / name
+
+
+SAMPLES = Samples(checker_output.SAMPLES, pathlib.Path(__file__).parent / "exercise_samples")
 
 
 @pytest.fixture

@@ -34,7 +34,7 @@ from lesson.grader import contract as exercise
 from conftest import mkdocs_build
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SAMPLES = pathlib.Path(__file__).parent / "exercise_samples"
+from conftest import SAMPLES      # tests/exercise_samples and the site's samples
 FILENAME = "softmax_exercise.py"
 STARTER = exercise.STARTER.format(name=FILENAME)
 CHECKS = len(exercise.CHECKS)

@@ -21,7 +21,7 @@ import lesson.head
 import lesson.weights
 from lesson import example
 from lesson.tables import table_rows
-from lesson_docs import lesson_site, measure_speed
+from lesson_docs import api_reference, benchmarks, lesson_site, measure_speed
 from conftest import ROOT, made_once, skip_or_fail
 from page_states import PAGES
 
@@ -116,7 +116,7 @@ def test_api_page_holds_every_public_docstring(built_site):
     for name in lesson.__all__:
         doc = inspect.getdoc(getattr(lesson, name))
         assert doc.splitlines()[0] in text
-        assert lesson_site.signature(getattr(lesson, name)) in text
+        assert api_reference.signature(getattr(lesson, name)) in text
 
 
 def test_api_page_spells_numbers_as_the_source_does(built_site):
@@ -154,7 +154,7 @@ def test_speed_table_shows_the_saved_measurements(built_site):
              for cell in re.findall(r"<td[^>]*>(.*?)</td>", table, re.S)]
     for row in figures["seconds_per_call"]:
         for name, seconds in row["seconds"].items():
-            assert lesson_site.microseconds(seconds) in cells, (row["scores"], name)
+            assert benchmarks.microseconds(seconds) in cells, (row["scores"], name)
     assert "Time per call in microseconds (µs)" in text and not re.search(r"\d ?us\b", text)
     assert f"Measured on {figures['taken'][:10]}" in text and figures["machine"]["cpu"] in text
     # Every method the lesson times is in the saved figures.

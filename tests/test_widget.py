@@ -12,7 +12,7 @@ import pytest
 from lesson import entropy, softmax
 from lesson.tables import TABLE_HEADER, fmt, fmt_tiny
 from lesson.example import TABLE_SCORES
-from lesson_docs import lesson_quizzes  # the site build's data for the widget
+from lesson_docs import widget  # the site build's data for the widget
 from page_states import screenshot
 
 
@@ -239,7 +239,7 @@ def test_tiny_weights_never_show_as_zero(open_page):
 
 def test_output_is_the_weighted_mix_of_the_values_and_moves(open_page):
     view = open_page("index")
-    values = lesson_quizzes.WIDGET_VALUES
+    values = widget.WIDGET_VALUES
 
     def output():
         return view.page.evaluate("() => lessonWidget.widgets[0].output")
