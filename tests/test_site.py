@@ -267,3 +267,16 @@ def test_an_unknown_placeholder_stops_the_build():
         lesson_site.expand("Some text.\n\n    {{ tabel 1 2 }}\n")
     expanded = lesson_site.expand("    {{ table 1 2 }}")
     assert expanded.startswith("    | key |") and "0.7311" in expanded   # indented, args read
+
+
+def test_the_build_does_no_work_at_import_and_expands_without_processes():
+    """Importing the extension starts nothing, and a placeholder that needs no
+    checker run starts no thread and no process."""
+    code = ("import multiprocessing, threading\n"
+            "import lesson_docs.lesson_markdown\n"
+            "from lesson_docs import lesson_site\n"
+            "assert threading.active_count() == 1\n"
+            "lesson_site.expand('{{ table }}\\n\\n{{ quiz shift }}')\n"
+            "assert threading.active_count() == 1 and not multiprocessing.active_children()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
