@@ -33,17 +33,18 @@ settings.load_profile("lesson")
 
 # The files that take longest run first: under pytest-xdist (-n auto --dist
 # loadfile) each worker takes whole files in this order, so the long ones
-# start at once and the short ones fill in around them.
-LONGEST_FIRST = ["test_learner_corpus.py", "test_runner_browser.py", "test_browser.py",
-                 "test_accessibility.py",
-                 "test_widget.py", "test_quiz.py", "test_site.py", "test_exercise.py"]
+# start at once and the short ones fill in around them.  The order is the
+# files' total time in `pytest --durations=0` (2026-12-01, 2 cores); look
+# again when a file grows.
+LONGEST_FIRST = ["test_runner_browser.py", "test_browser.py", "test_quiz.py",
+                 "test_accessibility.py", "test_exercise.py", "test_bundle.py",
+                 "test_site.py", "test_widget.py"]
 
 
 def pytest_xdist_auto_num_workers(config):
     """-n auto: one worker more than there are cores.  A browser test waits on
     Chromium, and a checker test on a learner's file that hangs, for much of
-    its time; the extra worker uses those waits (measured on 2 cores: the
-    whole suite in 179 s with 2 workers, 158 s with 3 or 4)."""
+    its time; the extra worker uses those waits."""
     return (os.cpu_count() or 1) + 1
 
 
@@ -237,7 +238,7 @@ def open_page(browser, contexts, built_site):
 def untouched(contexts, built_site):
     """Pages that a test file only reads: each (page, scheme, width) opened once for the file.
 
-    A page load costs about half a second, and many checks only read the state
+    A page load costs Material's bundle again, and many checks only read the state
     a page starts in or call its pure functions. They share one load here. No
     test may click, type, focus or scroll these pages; a test that changes
     anything opens its own page with open_page.
