@@ -26,7 +26,7 @@ import lesson
 from lesson.grader import contract, harness, judge, process, report
 from lesson.cli import main
 
-SAMPLES = pathlib.Path(__file__).parent / "exercise_samples"
+from conftest import SAMPLES      # tests/exercise_samples and the site's samples
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MARK = "lesson-test-mark-starts-processes"    # on the command line of every process it starts
 FAST = "0.5"                                  # seconds per check in the tests that hang

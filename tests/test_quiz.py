@@ -26,7 +26,7 @@ import lesson
 from lesson import example, softmax
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-from lesson_docs import lesson_quizzes  # the site build's own questions
+from lesson_docs import lesson_figures, lesson_tables, why_scaling  # the site build's own
 from page_states import screenshot
 
 QUIZ_PAGES = {"index": ["temperature", "double", "shift", "tiny"], "check": ["rows", "mask"],
@@ -82,7 +82,7 @@ def test_explanations_carry_numbers_computed_by_the_lesson(built_site):
     tiny = softmax([2, -100])[1]
     assert f"{tiny:.3g}" in text and tiny > 0
     markup = page(built_site, "why-scaling")
-    big = lesson_quizzes.scaling_experiment()[-1]
+    big = why_scaling.scaling_experiment()[-1]
     assert f"{big['top_raw']:.2f}" in markup and f"{big['top_scaled']:.2f}" in markup
 
 
@@ -101,22 +101,22 @@ def test_answer_boxes_hold_the_lessons_answers(built_site):
 
 
 def test_the_idea_pages_scores_come_from_a_stated_query_and_keys(built_site):
-    scores = lesson.scaled_scores(lesson_quizzes.TABLE_QUERY, lesson_quizzes.TABLE_KEYS)
+    scores = lesson.scaled_scores(lesson_tables.TABLE_QUERY, lesson_tables.TABLE_KEYS)
     assert scores == example.TABLE_SCORES                       # exactly, not nearly
     text = html.unescape(re.sub(r"<[^>]+>", " ", page(built_site, "index")))
-    for shown in lesson_quizzes.TABLE_KEYS_SHOWN:
+    for shown in lesson_tables.TABLE_KEYS_SHOWN:
         assert shown in text
 
 
 def test_causal_heatmap_uses_example_tokens(built_site):
     markup = page(built_site, "reference")
     assert "token 0" not in markup
-    for word in lesson_quizzes.TOKEN_WORDS:
+    for word in lesson_figures.TOKEN_WORDS:
         assert f">{word}</text>" in markup
 
 
 def test_scaling_experiment_shows_what_the_page_says():
-    rows = lesson_quizzes.scaling_experiment()
+    rows = why_scaling.scaling_experiment()
     for r in rows:                                   # spread grows like sqrt(d_k) ...
         assert r["spread"] == pytest.approx(math.sqrt(r["d_k"]), rel=0.15)
         assert r["spread_scaled"] == pytest.approx(1, rel=0.15)   # ... and scaling undoes it

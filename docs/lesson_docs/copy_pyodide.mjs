@@ -1,7 +1,7 @@
 // npm ci runs this (package.json, "postinstall"): copy the files that start
 // Pyodide from node_modules/pyodide into docs/assets/runner/pyodide/, where
 // the site builder (MkDocs or Zensical) picks them up like any other asset.
-// The folder is kept out of git; docs/_hooks/pyodide_assets.py lists the files.
+// The folder is kept out of git; docs/lesson_docs/pyodide_assets.py lists the files.
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
