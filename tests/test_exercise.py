@@ -350,7 +350,9 @@ def test_four_functions_that_never_return_cost_one_time_limit_each(graded):
     """Each function hangs once; its other checks are not run, so the report comes
     after four time limits and three restarts, well inside the file's limit."""
     code, report, entry, seconds = graded["four_never_return"]
-    assert seconds <= contract.time_limits(float(HANG))[2], seconds
+    print(f"\nfour functions that never return, at --time-limit {HANG}: {seconds:.2f} s "
+          f"(the file's budget is {contract.time_limits(float(HANG))[2]:g} s of its own time)")
+    assert "the file used up its" not in report        # four hangs fit the budget
     hung = [r for r in entry["checks"] if r["status"] == "timeout"]
     assert [r["function"] for r in hung] == list(contract.FUNCTIONS)   # one each
     assert all(r["status"] in ("timeout", "not run") for r in entry["checks"])
