@@ -36,6 +36,22 @@ LOAD_PROBLEMS = {
                    "run it in WSL (Windows Subsystem for Linux).",
 }
 
+# What to try, after the sentence on why a file could not be loaded.
+WHAT_TO_TRY = {
+    "syntax": "Look at that line and the one before it for a bracket or a quote left "
+              "open, or a missing colon; python -m py_compile FILE names the same place.",
+    "error": "The code at the top level of your file runs when the checker loads it: "
+             "run the file yourself (python FILE) to see the whole traceback, and keep "
+             "experiments inside a function or under if __name__ == \"__main__\":.",
+    "timeout": "Move the loop into a function, or under if __name__ == \"__main__\":, "
+               "so that loading the file only defines the four functions.",
+    "crashed": "Run the file yourself (python FILE): what stops Python there stops it "
+               "in the checker too.",
+    "not_text": "Your editor's Save As, or Save with Encoding, offers UTF-8.",
+    "not_python": "Save your four functions in a .py file, or a notebook, and check that.",
+    "not_notebook": "Open it in Jupyter and save it again, or check a .py file instead.",
+}
+
 # A notebook cell that failed, though the notebook loaded (see load_notes).
 CELL_PROBLEMS = dict(LOAD_PROBLEMS,
                      syntax="A cell has a syntax error on {where}: {message}",
@@ -104,8 +120,8 @@ def load_problem_text(load, time_limit=TIME_LIMIT, file="Your file", problems=LO
     fields.setdefault("where", "an unknown line")
     fields.setdefault("code", load.get("code") or "?")
     text = problems[status].format(**fields)
-    if status == "syntax" and load.get("code"):
-        text += f" ({load['code']})"
+    if status == "syntax":
+        text += f", in the line: {load['code']}" if load.get("code") else "."
     if status == "error" and load["error"]["type"] == "EOFError":
         text += ": nobody types at the checker, so input() gets nothing"
     return text
@@ -154,8 +170,14 @@ def report_lines(shown_as, load, results, time_limit=TIME_LIMIT, functions=FUNCT
     """
     lines = [f"Checking {shown_as} against lesson 4's contract", ""]
     trouble = load_problem_text(load, time_limit, file=shown_as)
-    if trouble is not None:
-        lines += [trouble, ""]
+    if trouble is not None:                      # one paragraph, then nothing ran
+        advice = REFERENCE if load.get("uses_reference") else WHAT_TO_TRY.get(load["status"])
+        lines += [trouble] + ([advice] if advice else []) + [""]
+        printed = _printed(load)
+        if printed:
+            lines += ["While loading, your file printed:"] + printed + [""]
+        return lines + [f"None of the {len(results)} checks could run: the file did "
+                        f"not load.", "", closing_line(results)]
     for note in load_notes(load, time_limit):
         lines += [f"Note: {note}", ""]
     if any(r["message"] == NOT_COUNTED for r in results) or load.get("uses_reference"):
