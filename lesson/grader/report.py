@@ -231,22 +231,35 @@ def _field(label, text):
 
 
 def _printed(source, most=8, width=200):
-    """What the learner's code printed, labelled: a few lines a stream, each cut short."""
+    """What the learner's code printed, labelled: a few lines a stream, each cut
+    short, then exactly how many characters were not shown.
+
+    >>> for line in _printed({"stdout": "loading!" * 1000}):
+    ...     print(line)
+    printed:  loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!...
+              ... (7800 more characters not shown)
+    """
     lines = []
     for stream, label in (("stdout", "printed:"), ("stderr", "stderr:")):
-        text = _visible(source.get(stream) or "").rstrip("\n")
-        if not text:
+        text = (source.get(stream) or "").rstrip("\n")
+        more = 0
+        cut = _CUT.search(text)
+        if cut:                              # the plan kept the first characters only
+            text, more = text[:cut.start()], int(cut.group(1))
+        if not text and not more:
             continue
-        shown = [line if len(line) <= width else line[:width] + "..."
-                 for line in text.split("\n")]
-        cut = shown.pop() if shown[-1].endswith("more characters not shown)") else None
-        if len(shown) > most:
-            shown = shown[:most] + [f"... ({len(shown) - most} more lines"
-                                    f"{', and more after them' if cut else ''})"]
-        elif cut:
-            shown.append(cut)
-        lines += [f"{label if i == 0 else '':10}{line}" for i, line in enumerate(shown)]
+        pieces = text.split("\n")
+        shown = [piece[:width] for piece in pieces[:most]]
+        hidden = len(text) - sum(len(piece) for piece in shown) - (len(shown) - 1) + more
+        visible = [_visible(kept) + ("..." if len(piece) > width else "")
+                   for kept, piece in zip(shown, pieces)]
+        if hidden > 0:
+            visible.append(f"... ({hidden} more characters not shown)")
+        lines += [f"{label if i == 0 else '':10}{line}" for i, line in enumerate(visible)]
     return lines
+
+
+_CUT = re.compile(r"\n?\.\.\. \((\d+) more characters not shown\)$")
 
 
 def _visible(text):
