@@ -190,8 +190,21 @@ def test_answer_boxes_accept_reasonable_forms(open_page):
         assert "0.670" in said
     for text in ["2", "2.0"]:
         assert "is-right" in submit(view, "four-weights", text)[0]
-    for text in ["0.5", ".5", "1/2", "[0.5, 0.5]", "0.5 each", "50%", "50 %", "[1/2, 1/2]"]:
+    for text in ["0.5", ".5", "1/2", "[0.5, 0.5]", "0.5 each", "50%", "50 %", "[1/2, 1/2]",
+                 "half", "0.5 and 0.5", "one half each"]:
         assert "is-right" in submit(view, "large-scores", text, key=True)[0], text
+    assert view.errors == []
+
+
+def test_answer_boxes_name_a_percent_another_example_and_each(open_page, built_site):
+    view = open_page(ANSWER_PAGE)
+    first = answer_spec(built_site, "first-weight")
+    verdict, said = submit(view, "first-weight", "67")              # a percent, no % sign
+    assert "is-wrong" in verdict and "percent" in said and "0.670" in said
+    verdict, said = submit(view, "first-weight", "0.5972")          # the idea page's 3 keys
+    assert "is-wrong" in verdict and "three-key example" in said
+    verdict, said = submit(view, "first-weight", "0.67 each")       # not one key's weight
+    assert "is-wrong" in verdict and said == first["notEach"]
     assert view.errors == []
 
 
