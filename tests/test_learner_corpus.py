@@ -360,3 +360,10 @@ def test_a_bad_time_limit_is_a_usage_error(limit):
     assert result.returncode == 2, result
     assert result.stdout == ""
     assert "Traceback" not in result.stderr and "time-limit" in result.stderr.strip().splitlines()[-1]
+
+
+def test_the_untouched_starter_is_the_starter_the_checker_writes():
+    """starter_untouched.py must stay exactly what `python -m lesson starter` writes."""
+    from lesson.grader.contract import STARTER
+    path = CORPUS / "starter_untouched.py"
+    assert path.read_text(encoding="utf-8") == STARTER.format(name=path.name)
