@@ -26,6 +26,7 @@ LOAD_PROBLEMS = {
                "there a loop at the top level that never ends?",
     "crashed": "Your file stopped the Python process while loading ({crash}): is "
                "there an os._exit() or exit() at the top level?",
+    "signal": "Your file crashed Python while loading: {crash}.",
     "garbled": "Your file wrote into the checker's private pipe while loading, so "
                "it could not be checked.",
     "missing": "There is no file {file}.",
@@ -115,8 +116,10 @@ def load_problem_text(load, time_limit=TIME_LIMIT, file="Your file", problems=LO
         fields["error"] = error_text(load["error"])
     if status == "crashed":
         code = load.get("code")
-        fields["crash"] = (crash_text(code).split(": ", 1)[1] if isinstance(code, int)
-                           and code < 0 else f"exit code {code}")
+        if isinstance(code, int) and code < 0:              # a signal: no exit() did that
+            status, fields["crash"] = "signal", crash_text(code).split(": ", 1)[1]
+        else:
+            fields["crash"] = f"exit code {code}"
     fields.setdefault("where", "an unknown line")
     fields.setdefault("code", load.get("code") or "?")
     text = problems[status].format(**fields)
