@@ -127,8 +127,9 @@ MISTAKES = [
             "entropy); the lesson's entropy is in nats, not divided"),
     # softmax
     Mistake("softmax", _whole_max,
-            "one row's weights came back as nan or wrong: you subtract the whole "
-            "matrix's maximum; subtract each row's own maximum"),
+            "a row far below the others came back as 0/0 or nan: you subtract the "
+            "whole matrix's maximum, and every exp() of that row underflows to 0; "
+            "subtract each row's own maximum"),
     Mistake("softmax", _whole_sum,
             "your rows add up to 1 together, not each: you divide by the whole matrix's "
             "sum; divide each row by its own sum"),
@@ -211,8 +212,12 @@ def _gives(mistake, check, outcome):
     error = outcome.get("error")
     if "value" not in outcome and error is None:
         return False
-    return _same(outcome.get("value"), wrong) or _fails_alike(outcome.get("value"), error,
-                                                              wrong)
+    if _same(outcome.get("value"), wrong):
+        return True
+    # Failing where the mistake fails says something only where the check
+    # wants an answer: where it wants a failure, failing is right.
+    return check.kind not in ("raises", "fails") and _fails_alike(outcome.get("value"),
+                                                                  error, wrong)
 
 
 def _right(check):
