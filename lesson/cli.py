@@ -87,7 +87,8 @@ def _check(args):
         sys.stdout.reconfigure(errors="backslashreplace")
     if several and sandbox == "none":
         print(f"python -m lesson check: warning: {NO_SANDBOX}", file=sys.stderr)
-    process.become_subreaper()
+    if args.as_program:                # not when a program of its own calls main()
+        process.become_subreaper()
     hide = sorted({os.path.realpath(p if os.path.isdir(p) else os.path.dirname(p) or ".")
                    for p in args.paths})
     read = [process.snapshot(e.path, e.shown_as, folder, hide, inside)
@@ -494,11 +495,13 @@ def main(argv=None):
     sum of weights: 1
     0
     """
+    as_program = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     if (argv[:1] == ["table"] and argv[1:2] != ["--"]
             and not {"-h", "--help"} & set(argv)):
         argv.insert(1, "--")            # so '-inf' and '-1' read as scores
     args = _build_parser().parse_args(argv)
+    args.as_program = as_program       # this process is the checker: it may adopt orphans
     try:
         if args.command == "table":
             _print_table(_parse_scores(args.scores) or example.TABLE_SCORES)

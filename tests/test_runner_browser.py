@@ -34,7 +34,7 @@ from lesson.grader import contract as exercise
 from conftest import mkdocs_build
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-from conftest import SAMPLES      # tests/exercise_samples and the site's samples
+from conftest import SAMPLES      # tests/learner_corpus and the site's samples
 FILENAME = "softmax_exercise.py"
 SEED = 7                     # the same fresh inputs in the page (?seed=7) and the CLI
 STARTER = exercise.STARTER.format(name=FILENAME)

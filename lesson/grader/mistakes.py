@@ -62,9 +62,10 @@ def _no_exp(row):
 
 
 def _minus_min(row):
-    low = min(s for s in row if s != NEG_INF)
+    low = min(row)                          # -inf when a key is masked: exp(inf)
     exps = [math.exp(s - low) for s in row]
-    return [e / math.fsum(exps) for e in exps]
+    total = math.fsum(exps) if all(e != math.inf for e in exps) else math.inf
+    return [math.nan if e == total == math.inf else e / total for e in exps]
 
 
 def _scaled(row):
@@ -212,6 +213,8 @@ def _gives(mistake, check, outcome):
     error = outcome.get("error")
     if "value" not in outcome and error is None:
         return False
+    if check.kind in ("raises", "fails") and not all(map(math.isfinite, _flat(wrong))):
+        return False                        # nan or inf where it should fail: no news
     if _same(outcome.get("value"), wrong):
         return True
     # Failing where the mistake fails says something only where the check

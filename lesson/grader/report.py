@@ -262,7 +262,7 @@ def _printed(source, most=8, width=200):
     return lines
 
 
-_CUT = re.compile(r"\n?\.\.\. \((\d+) more characters not shown\)$")
+_CUT = re.compile(r"\n?[.]{3} [(]([0-9]+) more characters not shown[)]$")
 
 
 def _visible(text):

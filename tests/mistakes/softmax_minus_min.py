@@ -10,7 +10,7 @@ def softmax(x, axis=-1):
         return [softmax(row) for row in x]
     if max(x) == -math.inf:
         raise ValueError("softmax: every key is masked")
-    low = min(s for s in x if s != -math.inf)
+    low = min(x)
     exps = [math.exp(s - low) for s in x]
     total = math.fsum(exps)
     return [e / total for e in exps]
