@@ -26,7 +26,7 @@ import lesson
 from lesson import bench, example, exercise, figures, runner
 from lesson.tables import fmt_list, table_rows
 
-from . import lesson_quizzes, measure_speed
+from . import lesson_quizzes, lesson_wheel, measure_speed
 from .markdown_text import markdown_table
 
 # A placeholder stands alone on its line: {{ name arg arg }}.  Its Markdown is
@@ -339,6 +339,7 @@ PLACEHOLDERS = {
     "quiz": lesson_quizzes.quiz, "answer_box": lesson_quizzes.answer_box,
     "table_source": lesson_quizzes.table_source, "why_softmax": lesson_quizzes.why_softmax,
     "scaling": lesson_quizzes.scaling,
+    "download": lesson_wheel.download,
 }
 
 
