@@ -153,7 +153,7 @@ def download():
     return f"""\
 [{TEXT}]({FOLDER}/{path.name}){{ .md-button .md-button--primary }}
 
-That file, `{path.name}` ({path.stat().st_size / 1000:.0f} kB), is the lesson's
+That file ({path.stat().st_size / 1000:.0f} kB) is the lesson's
 Python package, for {pythons(path)}, with nothing else to
 install. In the folder where you saved it:
 
