@@ -23,7 +23,10 @@ How the wheel gets into the built site:
   the link like any other.
 - Zensical runs Markdown extensions but no MkDocs hooks: there, the
   placeholder itself copies the wheel into Zensical's site folder while
-  Zensical renders the page (:func:`copy_into_zensical_site`).
+  Zensical renders the page (:func:`copy_into_zensical_site`).  A rebuild
+  from Zensical's cache (without ``--clean``) renders no unchanged page, so
+  it runs no placeholder: into an emptied site folder it copies no wheel.
+  ``zensical build --clean``, as the tests run it, always does.
 """
 
 import hashlib
