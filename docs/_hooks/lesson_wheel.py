@@ -156,20 +156,22 @@ def download():
     return f"""\
 [{TEXT}]({FOLDER}/{path.name}){{ .md-button .md-button--primary }}
 
-That file ({path.stat().st_size / 1000:.0f} kB) is the lesson's
-Python package, for {pythons(path)}, with nothing else to
-install. In the folder where you saved it:
+The download ({path.stat().st_size / 1000:.0f} kB) is the lesson's Python
+package, for {pythons(path)}, with nothing else to install. In the folder
+where you saved it:
 
 ```sh
 python3 -m venv lesson-venv && . lesson-venv/bin/activate
 python -m pip install {path.name}
-softmax-lesson starter                     # writes softmax_exercise.py
-softmax-lesson check softmax_exercise.py   # every check fails until you write the code
+softmax-lesson starter
+softmax-lesson check softmax_exercise.py
 ```
 
-While the venv is active, `softmax-lesson` works from any folder
-(`softmax-lesson --help` lists its commands); in a new terminal, activate it
-again. The checker runs on Linux and macOS; on Windows, run these in WSL.{clone}"""
+`starter` writes `softmax_exercise.py`, the four functions you are to write;
+`check` checks them (every check fails until you do). While the venv is
+active, `softmax-lesson` works from any folder (`softmax-lesson --help`
+lists its commands); in a new terminal, activate it again. The checker runs
+on Linux and macOS; on Windows, run these in WSL.{clone}"""
 
 
 def zensical_site():
