@@ -2,7 +2,7 @@
 
 ``{{ download }}`` on a page (the home page and the Exercises page) becomes
 the getting-started box: a "Download the lesson" link to
-``download/<the wheel>`` and the three commands that install it into a venv,
+``download/<the wheel>`` and the commands that install it into a venv,
 write the starter and check it.  A learner who found the site needs nothing
 else.  Where ``mkdocs.yml`` names a ``repo_url``, the box also says to clone it.
 
@@ -11,9 +11,9 @@ and its metadata, and nothing else: not this folder (``lesson_docs``), not
 the tests.  It is built from a scratch folder holding only ``lesson/``,
 ``README.md``, ``LICENSE`` and the project's ``pyproject.toml``, whose
 ``[tool.setuptools]`` table is replaced by one that finds ``lesson*``
-(:func:`learner_pyproject`).  setuptools' build backend builds it offline in a
-subprocess, about a second, and the wheel is kept in ``.cache/wheel/`` under a
-hash of what went in: ``mkdocs serve`` builds it again only when ``lesson/``
+(:func:`learner_pyproject`).  setuptools' build backend builds it offline, in
+a subprocess, and the wheel is kept in ``.cache/wheel/`` under a hash of what
+went in: ``mkdocs serve`` builds it again only when ``lesson/``
 (or the metadata) changed.
 
 How the wheel gets into the built site:
