@@ -426,7 +426,9 @@ def test_nan_for_a_fully_masked_row_fails(graded):
 
 
 def test_load_problems_are_one_clear_sentence(graded):
-    for name, words in [("syntax_error", "syntax error on line 6"),
+    # Python 3.9's parser reports the unclosed "[" of line 6 at line 7.
+    line = 6 if sys.version_info >= (3, 10) else 7
+    for name, words in [("syntax_error", f"syntax error on line {line}"),
                         ("nul_byte", "NUL byte"),
                         ("loops_at_import", "did not finish loading within 5 s"),
                         ("notes.txt", "is not a Python file"),
