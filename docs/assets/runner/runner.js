@@ -382,12 +382,23 @@
       const code = report.querySelector("code");
       // The report's lines are not wrapped: the page wraps each one, and a
       // wrapped line hangs under the text after its label ("hint:     ").
+      // A label's value is a span of its own, which lesson.css puts under
+      // the label on a phone.
       code.replaceChildren(...result.lines.map((line, number) => {
         const span = document.createElement("span");
         const verdict = line.match(/^ {2}(PASS|FAIL) {2}/);
+        const hang = result.hangs[number];
         span.className = verdict ? (verdict[1] === "PASS" ? "lr-pass" : "lr-fail") : "";
-        span.style.setProperty("--hang", `${result.hangs[number]}ch`);
-        span.textContent = line + "\n";
+        span.style.setProperty("--hang", `${hang}ch`);
+        span.style.setProperty("--lead", `${line.search(/\S|$/)}ch`);
+        if (/: +$/.test(line.slice(0, hang)) && line.length > hang) {     // "got:      "
+          const value = document.createElement("span");
+          value.className = "lesson-report-value";
+          value.textContent = line.slice(hang) + "\n";
+          span.append(line.slice(0, hang), value);
+        } else {
+          span.textContent = line + "\n";
+        }
         return span;
       }));
       report.hidden = false;
