@@ -485,6 +485,61 @@ def test_the_line_a_report_names_is_marked(runner):
     assert marked == [source.splitlines()[n - 1] for n in named]
 
 
+# Every word of the reports on the page that fits in a row: the ones drawn on
+# more than one row (broken inside), and each value's left edge and width
+# against its label's and the report's.
+BROKEN_WORDS = """selector => {
+    const broken = [];
+    for (const line of document.querySelectorAll(selector)) {
+        if (!line.getClientRects().length) continue;
+        const walk = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+        for (let node; (node = walk.nextNode());) {
+            for (const word of node.textContent.matchAll(/\\S+/g)) {
+                if (word[0].length > 30) continue;          // wider than a phone's row
+                const range = document.createRange();
+                range.setStart(node, word.index);
+                range.setEnd(node, word.index + word[0].length);
+                const rows = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+                if (rows.size > 1) broken.push(word[0]);
+            }
+        }
+    }
+    return broken;
+}"""
+VALUES = """() => {
+    const code = document.querySelector('.lr-report code');
+    const style = getComputedStyle(code);
+    const inside = code.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return [...document.querySelectorAll('.lr-report .lesson-report-value')].map(value => {
+        const label = document.createRange();
+        label.setStart(value.parentNode.firstChild, value.parentNode.firstChild.textContent.search(/\\S/));
+        label.setEnd(value.parentNode.firstChild, value.parentNode.firstChild.textContent.length);
+        const l = label.getBoundingClientRect(), v = value.getBoundingClientRect();
+        return {value: value.textContent.slice(0, 30), under: v.top >= l.bottom - 1,
+                indented: v.left + parseFloat(getComputedStyle(value).paddingLeft) > l.left,
+                width: v.width / inside};
+    });
+}"""
+
+
+def test_on_a_phone_a_value_goes_under_its_label_and_no_word_breaks(runner):
+    page = runner.page
+    check_in_page(runner, CASES["forgot_max"][0])
+    page.set_viewport_size({"width": 390, "height": 900})
+    try:
+        values = page.evaluate(VALUES)
+        assert len(values) > 4
+        for value in values:
+            assert value["under"] and value["indented"] and value["width"] > 0.95, value
+        assert page.evaluate(BROKEN_WORDS, ".lr-report code > span") == []
+        # The site's own reports, in the page's tabs: no word broken either.
+        assert page.evaluate(BROKEN_WORDS, ".lesson-report .lesson-report-line") == []
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
+    values = page.evaluate(VALUES)                      # wide: each value beside its label
+    assert not any(value["under"] for value in values)
+
+
 def test_the_solution_is_behind_a_reveal_and_passes_in_the_page(runner):
     """The Exercises page's whole solution: closed until asked for, then pasted
     into the editor it passes every check."""
@@ -601,9 +656,13 @@ def test_bytes_the_runtime_adds_to_the_site(site):
           f"({sizes['pyodide.asm.wasm']:,} raw are the interpreter, "
           f"{sizes['python_stdlib.zip']:,} the standard library, {len(blobs[-1]):,} "
           f"the lesson's modules in the page)")
+    code_editor = (site / "assets" / "runner" / "editor.bundle.js").read_bytes()
+    print(f"the code editor (CodeMirror, editor.bundle.js) is {len(code_editor):,} bytes of "
+          f"them, {len(gzip.compress(code_editor, 6)):,} gzipped")
     assert set(sizes) >= {"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
                           "python_stdlib.zip", "pyodide-lock.json", "runner.js", "worker.js",
-                          "runner.css"}
+                          "runner.css", "editor.bundle.js"}
+    assert b"fetch(" not in code_editor and b"import(" not in code_editor   # nothing loaded later
     shipped = json.loads(blobs[-1])["modules"]
     assert "class Plan:" in shipped["grader/plan.py"] and "def call(" in shipped["grader/harness.py"]
     for runs_only_in_a_terminal in ("cli.py", "bench.py", "figures.py", "grader/process.py"):
