@@ -24,9 +24,10 @@ def softmax(x, axis=-1):
         return softmax_row(x)
     if axis in (-1, 1):                              # each row
         return [softmax_row(row) for row in x]
-    if axis == 0:                                    # each column: turn the columns
-        columns = [softmax_row(list(column)) for column in zip(*x)]   # into rows,
-        return [list(row) for row in zip(*columns)]                    # and back
+    if axis == 0:
+        # Each column: zip(*x) turns the columns into rows, and zip(*...) back.
+        columns = [softmax_row(list(column)) for column in zip(*x)]
+        return [list(row) for row in zip(*columns)]
     raise ValueError(f"softmax: axis must be 0 or -1 for a list of rows, not {axis}")
 
 
