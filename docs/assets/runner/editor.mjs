@@ -78,6 +78,7 @@ function codeEditor(textarea, { onChange, labelledBy, describedBy }) {
           "aria-labelledby": labelledBy,
           "aria-describedby": describedBy,
           spellcheck: "false", autocorrect: "off", autocapitalize: "off",
+          tabindex: "0",      // focusable as axe counts it, so its scroller is reachable
         }),
       ],
     }),
