@@ -20,6 +20,7 @@ import textwrap
 
 from lesson import bench, example
 from lesson.grader import contract, formats, report
+from lesson.grader.process import MEMORY_LIMIT
 from lesson.tables import fmt_list, table_rows
 
 
@@ -58,58 +59,161 @@ def _write_starter(path):
     return 0
 
 
-def _check(paths, time_limit, form="text", output_dir=None, points=None):
-    """Grade each file; print the reports (or a platform's documents); 0 only
-    if every check passed (always 0 for Exercism, as its runner exits).
+def _check(args):
+    """Grade each submission; print the reports (or a platform's documents); 0
+    only if every check passed (always 0 for Exercism, as its runner exits).
 
-    Each report is printed as soon as its file is graded, so a teacher
-    checking a folder sees them come.
+    Every submission is read before the first one runs.  The reports come in
+    the order of the files, each printed as soon as it and those before it
+    are graded, so a teacher checking a folder sees them come.
     """
-    from lesson.grader import process
-    if form not in formats.PER_FILE and output_dir is not None:
+    from lesson.grader import classroom, process
+    form, time_limit, points = args.format, args.time_limit, formats.points(args.points)
+    if form not in formats.PER_FILE and args.output_dir is not None:
         raise ValueError(f"--output-dir is for {', '.join(formats.PER_FILE)}; "
                          f"--format {form} writes one document to stdout")
-    if form in formats.PER_FILE and output_dir is None and len(paths) > 1:
+    entries, skipped = classroom.find(args.paths)
+    if form in formats.PER_FILE and args.output_dir is None and len(entries) > 1:
         raise ValueError(f"--format {form} writes one document per submission: give "
-                         f"--output-dir DIR for these {len(paths)} files")
+                         f"--output-dir DIR for these {len(entries)} files")
     if points and form not in ("gradescope", "prairielearn"):
         raise ValueError(f"--points is for gradescope and prairielearn, not --format {form}")
     if form == "exercism":
         time_limit = formats.exercism_time_limit(time_limit)
+    sandbox = _sandbox(args.sandbox)
+    seed = contract.new_seed() if args.seed is None else args.seed
+    several = len(entries) > 1
     if hasattr(sys.stdout, "reconfigure"):     # a learner's output on any console
         sys.stdout.reconfigure(errors="backslashreplace")
+    if several and sandbox == "none":
+        print(f"python -m lesson check: warning: {NO_SANDBOX}", file=sys.stderr)
+    process.become_subreaper()
+    hide = sorted({os.path.realpath(p if os.path.isdir(p) else os.path.dirname(p) or ".")
+                   for p in args.paths})
+    read = [process.snapshot(e.path, e.shown_as, folder, hide, inside)
+            for e, (folder, inside) in zip(entries, _copied_with(entries))]
+
+    def grade(index):
+        entry = entries[index]
+        result = process.run(entry.path, time_limit, entry.shown_as, sandbox,
+                             args.memory_limit, seed, snapshot=read[index])
+        if entry.note:
+            result["note"] = entry.note
+        return result
     results = []
     try:
-        for path in paths:
-            results.append(process.run(path, time_limit, shown_as=_printable(path)))
+        if form == "text":
+            print(_header(sandbox, seed, args.memory_limit), end="\n\n", flush=True)
+        for result in classroom.grade_all(list(range(len(entries))), grade, args.jobs,
+                                          _saver(args.results, entries, sandbox, seed)):
+            results.append(result)
             if form == "text":
-                _print_report(results[-1], time_limit, several=len(paths) > 1)
+                _print_report(result, time_limit, several)
         if form == "json":
             files = [{k: v for k, v in r.items() if k != "load"} for r in results]
-            print(json.dumps({"checker": "lesson 4", "time_limit": time_limit,
-                              "files": files}, indent=1, allow_nan=False))
+            print(json.dumps(dict(_run_facts(sandbox, seed, args.memory_limit, time_limit),
+                                  files=files, skipped=_skipped(skipped)),
+                             indent=1, allow_nan=False))
         elif form == "junit":
             print(formats.junit(results, time_limit))
         elif form in formats.PER_FILE:
             documents = [_document(form, r, time_limit, points) for r in results]
-            if output_dir is None:
+            if args.output_dir is None:
                 print(documents[0])
             else:
-                _write_documents(output_dir, paths, documents)
-                print("\n".join(report.summary_lines(results)))
-        elif len(results) > 1:
-            print("\n".join(report.summary_lines(results)))
+                _write_documents(args.output_dir, [e.path for e in entries], documents)
+                print("\n".join(_summary(results, skipped)))
+        elif several or skipped:
+            print("\n".join(_summary(results, skipped)))
         sys.stdout.flush()
     except KeyboardInterrupt:
+        process.stop_all()
         print("python -m lesson check: stopped (Ctrl+C) before every file was checked",
               file=sys.stderr)
         return 130
     except BrokenPipeError:                    # e.g. piped into `head`: stop quietly
+        process.stop_all()
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     if form == "exercism":
         return 0
     return 0 if all(r["failed"] == 0 for r in results) else 1
+
+
+NO_SANDBOX = ("bubblewrap (bwrap) is not in use, so these submissions run with your "
+              "rights: a hostile one can read or change your files, or stop the checker. "
+              "Install bubblewrap (Debian, Ubuntu: apt-get install bubblewrap) to "
+              "sandbox each one, or grade on a platform (see --help).")
+
+
+def _copied_with(entries):
+    """For each entry, (the folder copied with it, and the folders inside it?).
+
+    A student's own folder comes whole.  A file alone in its folder brings
+    the files beside it (a helper module it imports); files that share a
+    folder (a class's, a file per student) never see each other."""
+    folders = [os.path.dirname(os.path.abspath(e.path)) for e in entries]
+    out = []
+    for entry, folder in zip(entries, folders):
+        if entry.folder is not None:
+            out.append((entry.folder, True))
+        elif folders.count(folder) == 1:
+            out.append((os.path.dirname(entry.path) or ".", False))
+        else:
+            out.append((None, False))
+    return out
+
+
+def _sandbox(wanted):
+    """"bwrap" or "none", for --sandbox (required), --no-sandbox, or neither."""
+    from lesson.grader import process
+    if wanted is False:
+        return "none"
+    found = process.default_sandbox()
+    if wanted is True and found != "bwrap":
+        raise ValueError("--sandbox needs bubblewrap (bwrap), which is not installed or "
+                         "cannot run here (Debian, Ubuntu: apt-get install bubblewrap)")
+    return found
+
+
+def _header(sandbox, seed, memory_limit):
+    mode = ("each submission sandboxed with bubblewrap" if sandbox == "bwrap" else
+            "no sandbox: each submission runs with your rights")
+    return (f"lesson 4's checker: {mode}, in at most {memory_limit} MiB; seed {seed} "
+            f"(--seed {seed} asks the same inputs again)")
+
+
+def _run_facts(sandbox, seed, memory_limit, time_limit):
+    return {"checker": "lesson 4", "time_limit": time_limit, "sandbox": sandbox,
+            "seed": seed, "memory_limit_mib": memory_limit}
+
+
+def _skipped(skipped):
+    return [{"file": name, "why": why} for name, why in skipped]
+
+
+def _summary(results, skipped):
+    lines = report.summary_lines(results)
+    notes = [f"Note: {r['note']}" for r in results if r.get("note")]
+    skips = [f"Skipped {name}: {why}" for name, why in skipped]
+    return (notes + skips + [""] if notes or skips else []) + lines
+
+
+def _saver(folder, entries, sandbox, seed):
+    """--results DIR: each file's JSON written as soon as it is graded."""
+    if folder is None:
+        return None
+    os.makedirs(folder, exist_ok=True)
+    names = formats.document_names([e.path for e in entries])
+
+    def save(index, result):
+        entry = {k: v for k, v in result.items() if k != "load"}
+        path = os.path.join(folder, names[index])
+        with open(path + ".part", "w", encoding="utf-8") as file:
+            json.dump(dict(_run_facts(sandbox, seed, None, None), file=entry), file,
+                      indent=1, allow_nan=False)
+        os.replace(path + ".part", path)
+    return save
 
 
 def _document(form, result, time_limit, points):
@@ -131,6 +235,8 @@ def _write_documents(folder, paths, documents):
 def _print_report(result, time_limit, several):
     from lesson.grader import process
     lines = process.report(result, time_limit)
+    if result.get("note"):
+        lines[1:1] = ["", f"Note: {result['note']}"]
     if several:                      # name the file on its closing line; a gap after
         lines = lines[:-1] + [f"{result['file']}: {lines[-1]}", "", ""]
     print("\n".join(_wrapped(lines)), flush=True)
@@ -159,26 +265,6 @@ def _wrapped(lines):
     return out
 
 
-def _check_paths(texts):
-    """The files to check: each PATH, or a folder's .py and .ipynb files, sorted."""
-    paths = []
-    for text in texts:
-        if os.path.isdir(text):
-            found = sorted(os.path.join(text, name) for name in os.listdir(text)
-                           if name.lower().endswith(contract.SOURCE_KINDS)
-                           and not name.startswith(".")
-                           and os.path.isfile(os.path.join(text, name)))
-            if not found:
-                raise ValueError(f"no .py or .ipynb files in the folder {text} "
-                                 f"(folders inside it are not searched)")
-            paths += found
-        elif os.path.exists(text):
-            paths.append(text)
-        else:
-            raise ValueError(f"no file {text}")
-    return paths
-
-
 def _time_limit(text):
     """--time-limit: a finite number of seconds above 0 (argparse's type)."""
     try:
@@ -189,6 +275,17 @@ def _time_limit(text):
         raise argparse.ArgumentTypeError(
             f"{text} is not a time limit: give a number of seconds above 0, such as 2")
     return seconds
+
+
+def _positive_int(text):
+    """A whole number above 0 (argparse's type)."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if number <= 0:
+        raise argparse.ArgumentTypeError(f"{text} is not above 0")
+    return number
 
 
 def _parse_scores(texts):
@@ -246,9 +343,30 @@ def _build_parser():
                     "code cells run in order, IPython's %magics and !shell lines\n"
                     "skipped.",
         epilog=f"""\
-For teachers: give several files, or a folder of submissions (its .py and
-.ipynb files; folders inside it are not searched).  Each file gets its
-report, then a table: file, passed, failed, first failing check.
+For teachers: give several files, or a class folder: a .py or .ipynb file
+per student, or a folder per student (graded as that student's submission,
+named by its folder).  Anything skipped is named (a dangling link, an
+archive); a link to a file outside the folder is graded and said to be one.
+Every submission is read before the first one runs, and each is graded from
+a private copy, --jobs at a time (default: one per core); the reports come
+in the files' order, then a table: file, passed, failed, first failing
+check.  --results DIR writes each file's JSON as soon as it is graded.
+
+Five checks draw their input afresh on every run, so a file that replays
+the published answers cannot pass; the report's first line gives the seed,
+and --seed N asks the same inputs again.
+
+Trust: where bubblewrap (bwrap) is installed, each submission runs in its
+sandbox: no network, its own process namespace (no signal reaches the
+checker or a classmate), a read-only system, your home, the class folder
+and the lesson's own package hidden, and a size-capped private folder.
+Everywhere, each worker is limited in memory (--memory-limit), file size
+and processes, and nothing it says decides a verdict: the right answers and
+the judging stay in the checker.  Without bubblewrap (--no-sandbox, or not
+installed) a submission runs with your rights and could read or change your
+files: the checker warns.  No sandbox stops a student from handing in a
+copy of the published solution.  A course at scale grades on a platform,
+one container per submission: see --format and the autograder command.
 
 --format says what stdout is (default: text, the report):
   json          one JSON object: {{"checker", "time_limit", "files": [{{"file",
@@ -290,6 +408,23 @@ table is "N passed, M failed".""")
     check.add_argument("--time-limit", type=_time_limit, default=contract.TIME_LIMIT,
                        metavar="SECONDS",
                        help="seconds one check may take (default: %(default)g)")
+    check.add_argument("--memory-limit", type=_positive_int, default=MEMORY_LIMIT,
+                       metavar="MIB", help="MiB of memory each file's Python may use "
+                                           "(default: %(default)d)")
+    check.add_argument("--jobs", type=_positive_int, default=os.cpu_count() or 1,
+                       metavar="N", help="files graded at once (default: the number "
+                                         "of cores, here %(default)d)")
+    check.add_argument("--seed", type=_positive_int, metavar="N",
+                       help="the inputs of the checks drawn afresh each run, as in the "
+                            "run that printed this seed")
+    check.add_argument("--results", metavar="DIR",
+                       help="write each file's JSON result into DIR as soon as it is known")
+    sandboxing = check.add_mutually_exclusive_group()
+    sandboxing.add_argument("--sandbox", dest="sandbox", action="store_true", default=None,
+                            help="run each file in bubblewrap's sandbox, or stop (exit 2) "
+                                 "where it is not installed (default: where it is)")
+    sandboxing.add_argument("--no-sandbox", dest="sandbox", action="store_false",
+                            help="run each file with your own rights")
     autograder = commands.add_parser(
         "autograder", help="write or run what Gradescope, Exercism, PrairieLearn run",
         description="What a grading platform runs, one container per submission.")
@@ -379,8 +514,7 @@ def main(argv=None):
         elif args.command == "starter":
             return _write_starter(args.path)
         elif args.command == "check":
-            return _check(_check_paths(args.paths), args.time_limit, args.format,
-                          args.output_dir, formats.points(args.points))
+            return _check(args)
         elif args.command == "autograder":
             return _autograder(args)
         else:

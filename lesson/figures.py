@@ -1,8 +1,14 @@
 """Pictures of attention as SVG text, drawn from the lesson's own numbers.
 
 Standard library only: each function returns a string of SVG markup.  The
-colours are CSS variables with plain fallbacks, so the same picture reads
-on a light or a dark page; each picture carries its own alt text.
+colours are CSS variables with plain fallbacks (the light page's values in
+``docs/assets/``), so the same picture reads on a light or a dark page; each
+picture carries its own alt text.
+
+    weight_bars     one bar per key, its height the weight
+    heatmap         a grid of weights, masked cells hatched
+    masked_weights  None where a mask is -inf: what heatmap hatches
+    line_chart      lines of (x, y) points, with axes, ticks and a legend
 
 >>> svg = weight_bars([0.5972, 0.2945, 0.1083], alt="Three weights")
 >>> svg.startswith("<svg") and 'aria-label="Three weights"' in svg
@@ -14,8 +20,12 @@ from html import escape
 
 INK = "var(--md-default-fg-color, #222)"
 FAINT = "var(--md-default-fg-color--lighter, #999)"
-FILL = "var(--lesson-figure-fill, #3f51b5)"
+FILL = "var(--lesson-figure-fill, #3949ab)"
+SECOND = "var(--lesson-figure-second, #c2185b)"
+GREY = "var(--md-default-fg-color--light, #555)"
 PAPER = "var(--md-default-bg-color, #fff)"
+# A line chart's series, by number: the figure fill, the second colour, grey.
+LINE_COLOURS = (FILL, SECOND, GREY)
 
 
 def _svg(width, height, alt, body):
@@ -25,8 +35,9 @@ def _svg(width, height, alt, body):
             f"<title>{escape(alt)}</title>{body}</svg>")
 
 
-def _text(x, y, text, anchor="middle", fill=INK, size=None, weight=None):
-    extra = (f' font-size="{size}"' if size else "") + (f' font-weight="{weight}"' if weight else "")
+def _text(x, y, text, anchor="middle", fill=INK, size=None, weight=None, transform=None):
+    extra = ((f' font-size="{size}"' if size else "") + (f' font-weight="{weight}"' if weight else "")
+             + (f' transform="{transform}"' if transform else ""))
     return (f'<text x="{x:g}" y="{y:g}" text-anchor="{anchor}" fill="{fill}"'
             f'{extra}>{escape(text)}</text>')
 
@@ -105,3 +116,62 @@ def masked_weights(A, mask):
     """
     return [[None if m == -math.inf else w for w, m in zip(a_row, m_row)]
             for a_row, m_row in zip(A, mask)]
+
+
+def line_chart(series, x_range, y_range, x_ticks, y_ticks, x_label, y_label, alt):
+    """A line chart: ``series`` of (name, [(x, y), ...], dash pattern, colour number).
+
+    A tick is a number, or (number, label).  A series of fewer than 12 points
+    also marks each point; the legend names every series with its line.
+
+    >>> svg = line_chart([("y = x", [(0, 0), (1, 1)], "", 0)], x_range=(0, 1),
+    ...                  y_range=(0, 1), x_ticks=(0, 1), y_ticks=(0, 1),
+    ...                  x_label="x", y_label="y", alt="A straight line")
+    >>> svg.count("<polyline"), svg.count("<circle"), ">y = x</text>" in svg
+    (1, 2, True)
+    """
+    width, height, left, right, top, bottom = 320, 262, 46, 12, 14, 74
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def px(x):
+        return left + (x - x_range[0]) / (x_range[1] - x_range[0]) * plot_w
+
+    def py(y):
+        return top + plot_h - (y - y_range[0]) / (y_range[1] - y_range[0]) * plot_h
+
+    def text(x, y, words, anchor="middle", transform=None):
+        return _text(round(x, 1), round(y, 1), words, anchor, size=11, transform=transform)
+
+    body = [f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" '
+            f'stroke="{FAINT}"/>']
+    for tick in x_ticks:
+        x, label = tick if isinstance(tick, tuple) else (tick, f"{tick:g}")
+        body.append(f'<line x1="{px(x):.1f}" y1="{top}" x2="{px(x):.1f}" '
+                    f'y2="{top + plot_h}" stroke="{FAINT}" stroke-opacity="0.35"/>')
+        body.append(text(px(x), top + plot_h + 14, label))
+    for tick in y_ticks:
+        y, label = tick if isinstance(tick, tuple) else (tick, f"{tick:g}")
+        body.append(f'<line x1="{left}" y1="{py(y):.1f}" x2="{left + plot_w}" '
+                    f'y2="{py(y):.1f}" stroke="{FAINT}" stroke-opacity="0.35"/>')
+        body.append(text(left - 5, py(y) + 4, label, anchor="end"))
+    body.append(text(left + plot_w / 2, top + plot_h + 30, x_label))
+    body.append(text(12, top + plot_h / 2, y_label,
+                     transform=f"rotate(-90 12 {top + plot_h / 2:.1f})"))
+    legend_y = top + plot_h + 50
+    legend_x = left
+    for name, points, dash, number in series:
+        colour = LINE_COLOURS[number]
+        if legend_x + 30 + 6 * len(name) > width:          # the legend wraps
+            legend_x, legend_y = left, legend_y + 17
+        path = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in points)
+        style = f' stroke-dasharray="{dash}"' if dash else ""
+        body.append(f'<polyline points="{path}" fill="none" stroke="{colour}" '
+                    f'stroke-width="2.2"{style}/>')
+        if len(points) < 12:
+            body += [f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="3" fill="{colour}"/>'
+                     for x, y in points]
+        body.append(f'<line x1="{legend_x}" y1="{legend_y - 4}" x2="{legend_x + 22}" '
+                    f'y2="{legend_y - 4}" stroke="{colour}" stroke-width="2.2"{style}/>')
+        body.append(text(legend_x + 26, legend_y, name, anchor="start"))
+        legend_x += 38 + 6 * len(name)
+    return _svg(width, height, alt, "".join(body))

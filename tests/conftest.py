@@ -21,6 +21,7 @@ except ImportError:
 import pytest
 from hypothesis import HealthCheck, settings
 
+from lesson_docs import checker_output
 from page_states import DESKTOP, measure_page
 
 # The same examples on every run; no timing limits, which a busy CI machine
@@ -32,17 +33,18 @@ settings.load_profile("lesson")
 
 # The files that take longest run first: under pytest-xdist (-n auto --dist
 # loadfile) each worker takes whole files in this order, so the long ones
-# start at once and the short ones fill in around them.
-LONGEST_FIRST = ["test_learner_corpus.py", "test_runner_browser.py", "test_browser.py",
-                 "test_accessibility.py",
-                 "test_widget.py", "test_quiz.py", "test_site.py", "test_exercise.py"]
+# start at once and the short ones fill in around them.  The order is the
+# files' total time in `pytest --durations=0` (2026-12-01, 2 cores); look
+# again when a file grows.
+LONGEST_FIRST = ["test_runner_browser.py", "test_browser.py", "test_quiz.py",
+                 "test_accessibility.py", "test_exercise.py", "test_bundle.py",
+                 "test_site.py", "test_widget.py"]
 
 
 def pytest_xdist_auto_num_workers(config):
     """-n auto: one worker more than there are cores.  A browser test waits on
     Chromium, and a checker test on a learner's file that hangs, for much of
-    its time; the extra worker uses those waits (measured on 2 cores: the
-    whole suite in 179 s with 2 workers, 158 s with 3 or 4)."""
+    its time; the extra worker uses those waits."""
     return (os.cpu_count() or 1) + 1
 
 
@@ -58,6 +60,26 @@ def pytest_collection_modifyitems(config, items):
 # Learners' files: graded by the checker, never imported by pytest (some have
 # syntax errors, never finish loading, call input(), exit or fork).
 collect_ignore_glob = ["exercise_samples/*", "learner_corpus/*"]
+
+
+class Samples:
+    """The learners' files the tests grade, as one folder: ``SAMPLES / "forgot_max.py"``.
+
+    The files a page shows live with the site (lesson_docs/samples, which the
+    build grades); the rest live in tests/exercise_samples.
+    """
+
+    def __init__(self, *folders):
+        self.folders = folders
+
+    def __truediv__(self, name):
+        for folder in self.folders:
+            if (folder / name).exists():
+                return folder / name
+        return self.folders[-1] / name
+
+
+SAMPLES = Samples(checker_output.SAMPLES, pathlib.Path(__file__).parent / "exercise_samples")
 
 
 @pytest.fixture
@@ -216,7 +238,7 @@ def open_page(browser, contexts, built_site):
 def untouched(contexts, built_site):
     """Pages that a test file only reads: each (page, scheme, width) opened once for the file.
 
-    A page load costs about half a second, and many checks only read the state
+    A page load costs Material's bundle again, and many checks only read the state
     a page starts in or call its pure functions. They share one load here. No
     test may click, type, focus or scroll these pages; a test that changes
     anything opens its own page with open_page.

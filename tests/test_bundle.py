@@ -22,7 +22,7 @@ import pytest
 from lesson.grader import bundle
 from test_formats import exercism_problems, gradescope_problems, prairielearn_problems
 
-SAMPLES = pathlib.Path(__file__).parent / "exercise_samples"
+from conftest import SAMPLES      # tests/exercise_samples and the site's samples
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
@@ -92,7 +92,7 @@ def test_gradescope_grades_a_wrong_submission(gradescope):
     text = run_autograder(gradescope, "forgot_max.py")
     assert gradescope_problems(text) == []
     document = json.loads(text)
-    assert document["score"] == 18 and len(document["tests"]) == 20
+    assert document["score"] == 17 and len(document["tests"]) == 20
 
 
 def test_gradescope_grades_a_notebook_and_names_the_file_among_helpers(gradescope):
@@ -127,7 +127,7 @@ def test_the_exercism_contract_writes_results_and_exits_0(tmp_path):
     assert exercism_problems(text) == []
     document = json.loads(text)
     assert document["status"] == "fail"
-    assert [t["status"] for t in document["tests"]].count("fail") == 2
+    assert [t["status"] for t in document["tests"]].count("fail") == 3
 
 
 def test_the_prairielearn_entrypoint_reads_student_and_writes_results(tmp_path):
@@ -140,7 +140,7 @@ def test_the_prairielearn_entrypoint_reads_student_and_writes_results(tmp_path):
     assert done.returncode == 0, done.stderr
     text = (tmp_path / "results" / "results.json").read_text()
     assert prairielearn_problems(text) == []
-    assert json.loads(text)["score"] == pytest.approx(18 / 20)
+    assert json.loads(text)["score"] == pytest.approx(17 / 20)
 
 
 def test_the_grader_modules_import_only_the_standard_library_and_the_lesson():

@@ -36,7 +36,7 @@ FILE_FIELDS = {"file", "passed", "failed", "problem", "uses_reference", "checks"
 OUTPUT_CAP = 100_000        # characters of learner output one check may carry
 HARD_CAP = 60               # seconds before the harness gives up on a checker run
 BATCH_SECONDS_PER_FILE = 2  # the issue: a correct file is graded in <= 2 s
-MARKER = "LESSON_CORPUS_RUN"
+REAPER = ROOT / "tests" / "reaper.py"
 # The checker under test: this repository's lesson package, unless another
 # build is named (e.g. a checkout of a branch) with LESSON_CORPUS_CHECKER=DIR.
 CHECKER = os.environ.get("LESSON_CORPUS_CHECKER", str(ROOT))
@@ -45,7 +45,8 @@ CHECKER = os.environ.get("LESSON_CORPUS_CHECKER", str(ROOT))
 # --- Running the checker ------------------------------------------------------
 
 class Run:
-    """One checker command line, run in its own session with a marked environment."""
+    """One checker command line, run in its own session under tests/reaper.py,
+    which reports what is still running once the checker has ended."""
 
     def __init__(self, label, paths, cwd, time_limit=None, human=False):
         self.label, self.paths, self.cwd, self.human = label, list(paths), cwd, human
@@ -56,17 +57,15 @@ class Run:
         self.argv += [] if time_limit is None else ["--time-limit", str(time_limit)]
         self.argv += self.paths
         self.token = uuid.uuid4().hex
-        self.pidfile = pathlib.Path(os.environ.get("TMPDIR", "/tmp")) / f"lesson-corpus-{self.token}.pids"
+        self.left = pathlib.Path(os.environ.get("TMPDIR", "/tmp")) / f"lesson-corpus-{self.token}.json"
         self.stdout = self.stderr = ""
         self.returncode = self.seconds = None
-        self.survivors, self.pids, self.report, self.json_error = [], [], None, None
+        self.survivors, self.report, self.json_error = [], None, None
         self.hard_capped = False
 
     def environment(self):
         env = dict(os.environ, PYTHONPATH=CHECKER, TERM="xterm-256color",
-                   PYTHONDONTWRITEBYTECODE="1", PYTHONIOENCODING="utf-8",
-                   LESSON_CORPUS_PIDFILE=str(self.pidfile))
-        env[MARKER] = self.token
+                   PYTHONDONTWRITEBYTECODE="1", PYTHONIOENCODING="utf-8")
         env.pop("PYTHONSAFEPATH", None)
         return env
 
@@ -75,7 +74,8 @@ class Run:
         # learner's input() must not wait for it.
         stdin_read, stdin_write = os.pipe()
         start = time.monotonic()
-        process = subprocess.Popen(self.argv, cwd=self.cwd, env=self.environment(),
+        process = subprocess.Popen([sys.executable, str(REAPER), str(self.left), "--"]
+                                   + self.argv, cwd=self.cwd, env=self.environment(),
                                    stdin=stdin_read, stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE, start_new_session=True)
         os.close(stdin_read)
@@ -90,8 +90,7 @@ class Run:
         self.returncode = process.returncode
         self.stdout = out.decode("utf-8", "replace")
         self.stderr = err.decode("utf-8", "replace")
-        self.survivors = _leftovers(self.token)
-        self.pids = self._pids_from_learner_files()
+        self.survivors = self._leftovers()
         if not self.human:
             try:
                 self.report = json.loads(self.stdout)
@@ -99,61 +98,14 @@ class Run:
                 self.json_error = f"{error}; stdout starts {self.stdout[:600]!r}; stderr ends {self.stderr[-600:]!r}"
         return self
 
-    def _pids_from_learner_files(self):
+    def _leftovers(self):
+        """What was still running once the checker ended (the reaper killed it)."""
         try:
-            text = self.pidfile.read_text()
-        except FileNotFoundError:
-            return []
+            return [tuple(each) for each in json.loads(self.left.read_text())]
+        except (FileNotFoundError, ValueError):
+            return [("?", "the reaper wrote no report: was it killed?")]
         finally:
-            self.pidfile.unlink(missing_ok=True)
-        return [int(line) for line in text.split()]
-
-
-def _marked_processes(token):
-    """PIDs of live processes whose environment carries this run's marker."""
-    wanted = f"{MARKER}={token}".encode()
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as stat:
-                if stat.read().rsplit(b")", 1)[1].split()[0] == b"Z":
-                    continue                                  # a zombie has ended
-            with open(f"/proc/{entry}/environ", "rb") as environ:
-                if wanted in environ.read().split(b"\0"):
-                    found.append(int(entry))
-        except OSError:
-            continue
-    return found
-
-
-def _leftovers(token, grace=2.0):
-    """Processes from one run still alive after a short grace; they are killed here."""
-    deadline = time.monotonic() + grace
-    while True:
-        alive = _marked_processes(token)
-        if not alive or time.monotonic() > deadline:
-            break
-        time.sleep(0.1)
-    for pid in alive:
-        try:
-            os.kill(pid, signal.SIGKILL)        # our own leftovers, by id
-        except OSError:
-            pass
-    return [(pid, _command(pid)) for pid in alive]
-
-
-def _command(pid):
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
-            return cmdline.read().replace(b"\0", b" ").decode(errors="replace").strip()
-    except OSError:
-        return "?"
-
-
-def _alive_with_marker(pid, token):
-    return pid in _marked_processes(token)
+            self.left.unlink(missing_ok=True)
 
 
 # --- Planning the runs ----------------------------------------------------------
@@ -347,11 +299,9 @@ def test_no_process_left_behind(results, case):
     for each in [run] + ([human[case["id"]]] if case["id"] in human else []):
         assert not each.hard_capped, f"{each.label}: the checker never finished ({HARD_CAP} s)"
         assert each.survivors == [], f"{each.label}: still running after the checker ended: {each.survivors}"
-        for pid in each.pids:
-            assert not _alive_with_marker(pid, each.token), f"{each.label}: learner's child {pid} survived"
-    if case.get("spawns"):
-        assert run.pids, ("the learner file's children were never reported: does the checker "
-                          "pass LESSON_CORPUS_PIDFILE through the worker's environment?")
+    if case.get("spawns"):        # the file did start its processes: it says so
+        assert "(corpus) started" in json.dumps(file_result(results, case)[1]), \
+            "the learner file's processes never started"
 
 
 def test_json_runs_are_one_object_with_the_right_exit_code(results):
@@ -410,3 +360,10 @@ def test_a_bad_time_limit_is_a_usage_error(limit):
     assert result.returncode == 2, result
     assert result.stdout == ""
     assert "Traceback" not in result.stderr and "time-limit" in result.stderr.strip().splitlines()[-1]
+
+
+def test_the_untouched_starter_is_the_starter_the_checker_writes():
+    """starter_untouched.py must stay exactly what `python -m lesson starter` writes."""
+    from lesson.grader.contract import STARTER
+    path = CORPUS / "starter_untouched.py"
+    assert path.read_text(encoding="utf-8") == STARTER.format(name=path.name)

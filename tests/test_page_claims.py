@@ -18,7 +18,7 @@ import textwrap
 import pytest
 
 import lesson
-from lesson_docs import lesson_quizzes  # the site build's questions
+from lesson_docs import markdown_text, questions, why_softmax  # the site build's questions
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -96,9 +96,9 @@ def test_the_checker_catches_the_old_mistake():
     assert claims("softmax([2, \u2212100]) = [1.0, 5.03e-45]", "example") == 1
 
 
-@pytest.mark.parametrize("name", sorted(lesson_quizzes.QUIZZES))
+@pytest.mark.parametrize("name", sorted(questions.QUIZZES))
 def test_every_claim_in_a_question_is_true_for_the_numbers_it_prints(name):
-    legend, options, worked = lesson_quizzes.QUIZZES[name]()
+    legend, options, worked = questions.QUIZZES[name]()
     text = " ".join([legend, worked] + [f"{t} {why}" for t, _, why in options])
     claims(text, f"quiz {name}")
 
@@ -112,7 +112,7 @@ def test_every_claim_on_the_built_pages_is_true_for_the_numbers_it_prints(built_
 
 
 def test_why_exponentiate_table_is_true_for_the_scores_it_prints():
-    table = plain(lesson_quizzes.why_softmax("compare"))
+    table = plain(why_softmax.why_softmax("compare"))
     rows = [line.split("|")[1:-1] for line in table.splitlines() if line.startswith("| [")]
     assert len(rows) == 3
     for scores, divided, weights, argmax in rows:
@@ -127,12 +127,12 @@ def test_why_exponentiate_table_is_true_for_the_scores_it_prints():
 
 def test_lists_of_weights_share_one_number_of_decimals():
     for name in ("shift", "double", "argmax", "mask", "temperature"):
-        legend, options, worked = lesson_quizzes.QUIZZES[name]()
+        legend, options, worked = questions.QUIZZES[name]()
         # The weights: every list but the scores fed to softmax and the outputs.
         for shown in re.findall(rf"(?<!softmax\()(?<!output )({LIST})", plain(worked)):
             places = {len(t.partition(".")[2]) for t in numbers(shown) if "e" not in t}
             assert len(places) <= 1, f"quiz {name}: {shown}"
-    assert "[0.6000, 0.2940, 0.1060]" == lesson_quizzes._weights([0.6, 0.294, 0.106])
+    assert "[0.6000, 0.2940, 0.1060]" == markdown_text.weights_listed([0.6, 0.294, 0.106])
 
 
 FENCE = re.compile(r"^([ \t]*)```pycon\n(.*?)^\1```", re.M | re.S)

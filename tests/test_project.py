@@ -56,13 +56,13 @@ def test_lesson_runs_with_no_third_party_package(tmp_path):
 
 
 def test_no_lesson_module_imports_another_modules_private_names():
-    """Private names stay in their module.  ``_checks`` is the package's own
+    """Private names stay in their module.  ``_validate`` is the package's own
     private module of input checks, there to be shared; nothing else is."""
     for path in (ROOT / "lesson").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("lesson"):
                 private = [a.name for a in node.names
-                           if a.name.startswith("_") and a.name != "_checks"]
+                           if a.name.startswith("_") and a.name != "_validate"]
                 assert private == [], f"{path.name} imports {private} from {node.module}"
 
 

@@ -26,7 +26,7 @@ import lesson
 from lesson import example, softmax
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-from lesson_docs import lesson_quizzes  # the site build's own questions
+from lesson_docs import lesson_figures, lesson_tables, why_scaling  # the site build's own
 from page_states import screenshot
 
 QUIZ_PAGES = {"index": ["temperature", "double", "shift", "tiny"], "check": ["rows", "mask"],
@@ -82,7 +82,7 @@ def test_explanations_carry_numbers_computed_by_the_lesson(built_site):
     tiny = softmax([2, -100])[1]
     assert f"{tiny:.3g}" in text and tiny > 0
     markup = page(built_site, "why-scaling")
-    big = lesson_quizzes.scaling_experiment()[-1]
+    big = why_scaling.scaling_experiment()[-1]
     assert f"{big['top_raw']:.2f}" in markup and f"{big['top_scaled']:.2f}" in markup
 
 
@@ -101,22 +101,22 @@ def test_answer_boxes_hold_the_lessons_answers(built_site):
 
 
 def test_the_idea_pages_scores_come_from_a_stated_query_and_keys(built_site):
-    scores = lesson.scaled_scores(lesson_quizzes.TABLE_QUERY, lesson_quizzes.TABLE_KEYS)
+    scores = lesson.scaled_scores(lesson_tables.TABLE_QUERY, lesson_tables.TABLE_KEYS)
     assert scores == example.TABLE_SCORES                       # exactly, not nearly
     text = html.unescape(re.sub(r"<[^>]+>", " ", page(built_site, "index")))
-    for shown in lesson_quizzes.TABLE_KEYS_SHOWN:
+    for shown in lesson_tables.TABLE_KEYS_SHOWN:
         assert shown in text
 
 
 def test_causal_heatmap_uses_example_tokens(built_site):
     markup = page(built_site, "reference")
     assert "token 0" not in markup
-    for word in lesson_quizzes.TOKEN_WORDS:
+    for word in lesson_figures.TOKEN_WORDS:
         assert f">{word}</text>" in markup
 
 
 def test_scaling_experiment_shows_what_the_page_says():
-    rows = lesson_quizzes.scaling_experiment()
+    rows = why_scaling.scaling_experiment()
     for r in rows:                                   # spread grows like sqrt(d_k) ...
         assert r["spread"] == pytest.approx(math.sqrt(r["d_k"]), rel=0.15)
         assert r["spread_scaled"] == pytest.approx(1, rel=0.15)   # ... and scaling undoes it
@@ -190,8 +190,21 @@ def test_answer_boxes_accept_reasonable_forms(open_page):
         assert "0.670" in said
     for text in ["2", "2.0"]:
         assert "is-right" in submit(view, "four-weights", text)[0]
-    for text in ["0.5", ".5", "1/2", "[0.5, 0.5]", "0.5 each", "50%", "50 %", "[1/2, 1/2]"]:
+    for text in ["0.5", ".5", "1/2", "[0.5, 0.5]", "0.5 each", "50%", "50 %", "[1/2, 1/2]",
+                 "half", "0.5 and 0.5", "one half each"]:
         assert "is-right" in submit(view, "large-scores", text, key=True)[0], text
+    assert view.errors == []
+
+
+def test_answer_boxes_name_a_percent_another_example_and_each(open_page, built_site):
+    view = open_page(ANSWER_PAGE)
+    first = answer_spec(built_site, "first-weight")
+    verdict, said = submit(view, "first-weight", "67")              # a percent, no % sign
+    assert "is-wrong" in verdict and "percent" in said and "0.670" in said
+    verdict, said = submit(view, "first-weight", "0.5972")          # the idea page's 3 keys
+    assert "is-wrong" in verdict and "three-key example" in said
+    verdict, said = submit(view, "first-weight", "0.67 each")       # not one key's weight
+    assert "is-wrong" in verdict and said == first["notEach"]
     assert view.errors == []
 
 

@@ -34,8 +34,9 @@ from lesson.grader import contract as exercise
 from conftest import mkdocs_build
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SAMPLES = pathlib.Path(__file__).parent / "exercise_samples"
+from conftest import SAMPLES      # tests/exercise_samples and the site's samples
 FILENAME = "softmax_exercise.py"
+SEED = 7                     # the same fresh inputs in the page (?seed=7) and the CLI
 STARTER = exercise.STARTER.format(name=FILENAME)
 CHECKS = len(exercise.CHECKS)
 TIME_LIMIT = exercise.TIME_LIMIT
@@ -159,7 +160,7 @@ def site(built_site):
 @pytest.fixture(scope="module")
 def runner(browser, site, serve):
     """The Exercises page, served, with Python started once for every test."""
-    view = View(browser, serve(site) + "exercises.html")
+    view = View(browser, serve(site) + f"exercises.html?seed={SEED}")
     view.first_words = (view.state(), view.page.is_visible(".lr-progress"), view.status())
     view.page.wait_for_function(
         "() => ['ready', 'failed'].includes(document.querySelector('.lesson-runner').dataset.state)",
@@ -216,9 +217,12 @@ def report_of(view, source):
 def check_with_cli(tmp_path, source, *options):
     """The CLI's report for the same file, named as the page names it."""
     (tmp_path / FILENAME).write_text(source, encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "lesson", "check", *options, FILENAME],
+    result = subprocess.run([sys.executable, "-m", "lesson", "check", "--seed", str(SEED),
+                             *options, FILENAME],
                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    return result.stdout.rstrip("\n").split("\n")
+    header, blank, *lines = result.stdout.rstrip("\n").split("\n")
+    assert header.startswith("lesson 4's checker: ") and blank == ""    # the CLI's own
+    return lines
 
 
 ERROR = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Exit|Interrupt)): [^(]*")
@@ -338,7 +342,7 @@ def test_time_outs_and_the_files_budget_as_the_cli_reports_them(browser, site, s
         cli = {name: pool.submit(check_with_cli, tmp_path / name, source,
                                  "--time-limit", SHORT)
                for name, source in TIMEOUT_CASES.items() if (tmp_path / name).mkdir() is None}
-        view = View(browser, serve(site) + f"exercises.html?time-limit={SHORT}")
+        view = View(browser, serve(site) + f"exercises.html?time-limit={SHORT}&seed={SEED}")
         try:
             view.page.wait_for_function(
                 "() => document.querySelector('.lesson-runner').dataset.state === 'ready'",
@@ -669,3 +673,20 @@ def test_bytes_the_runtime_adds_to_the_site(site):
     assert "class Plan:" in shipped["grader/plan.py"] and "def call(" in shipped["grader/harness.py"]
     for runs_only_in_a_terminal in ("cli.py", "bench.py", "figures.py", "grader/process.py"):
         assert runs_only_in_a_terminal not in shipped
+
+
+def test_the_page_names_each_typical_mistake_as_the_terminal_does(runner):
+    """The editor runs the same grader: typical mistakes (tests/mistakes/, one for
+    three of the functions; tests/test_mistakes.py grades all of them in the
+    terminal) are caught in the page, and a failing check's hint names each.
+    Every run in the page starts a fresh Python, some seconds each: three it is."""
+    from test_mistakes import MISTAKES, PHRASES
+    began = time.perf_counter()
+    chosen = ("entropy_log2", "softmax_whole_matrix_max", "rows_grand_total")
+    for name, phrase in [(n, PHRASES[n]) for n in chosen]:
+        lines = report_of(runner, (MISTAKES / f"{name}.py").read_text())
+        assert not lines[-1].endswith(" 0 failed"), (name, lines[-1])
+        assert any(line.lstrip().startswith("hint:") and phrase in line for line in lines), \
+            (name, [line for line in lines if "hint:" in line])
+    print(f"\n{len(chosen)} mistakes checked in the page in "
+          f"{time.perf_counter() - began:.1f} s")

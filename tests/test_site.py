@@ -21,7 +21,7 @@ import lesson.head
 import lesson.weights
 from lesson import example
 from lesson.tables import table_rows
-from lesson_docs import lesson_site, measure_speed
+from lesson_docs import api_reference, benchmarks, lesson_site, measure_speed
 from conftest import ROOT, made_once, skip_or_fail
 from page_states import PAGES
 
@@ -116,7 +116,7 @@ def test_api_page_holds_every_public_docstring(built_site):
     for name in lesson.__all__:
         doc = inspect.getdoc(getattr(lesson, name))
         assert doc.splitlines()[0] in text
-        assert lesson_site.signature(getattr(lesson, name)) in text
+        assert api_reference.signature(getattr(lesson, name)) in text
 
 
 def test_api_page_spells_numbers_as_the_source_does(built_site):
@@ -154,7 +154,7 @@ def test_speed_table_shows_the_saved_measurements(built_site):
              for cell in re.findall(r"<td[^>]*>(.*?)</td>", table, re.S)]
     for row in figures["seconds_per_call"]:
         for name, seconds in row["seconds"].items():
-            assert lesson_site.microseconds(seconds) in cells, (row["scores"], name)
+            assert benchmarks.microseconds(seconds) in cells, (row["scores"], name)
     assert "Time per call in microseconds (µs)" in text and not re.search(r"\d ?us\b", text)
     assert f"Measured on {figures['taken'][:10]}" in text and figures["machine"]["cpu"] in text
     # Every method the lesson times is in the saved figures.
@@ -267,3 +267,16 @@ def test_an_unknown_placeholder_stops_the_build():
         lesson_site.expand("Some text.\n\n    {{ tabel 1 2 }}\n")
     expanded = lesson_site.expand("    {{ table 1 2 }}")
     assert expanded.startswith("    | key |") and "0.7311" in expanded   # indented, args read
+
+
+def test_the_build_does_no_work_at_import_and_expands_without_processes():
+    """Importing the extension starts nothing, and a placeholder that needs no
+    checker run starts no thread and no process."""
+    code = ("import multiprocessing, threading\n"
+            "import lesson_docs.lesson_markdown\n"
+            "from lesson_docs import lesson_site\n"
+            "assert threading.active_count() == 1\n"
+            "lesson_site.expand('{{ table }}\\n\\n{{ quiz shift }}')\n"
+            "assert threading.active_count() == 1 and not multiprocessing.active_children()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr

@@ -12,8 +12,8 @@ import pytest
 from lesson import entropy, softmax
 from lesson.tables import TABLE_HEADER, fmt, fmt_tiny
 from lesson.example import TABLE_SCORES
-from lesson_docs import lesson_quizzes  # the site build's data for the widget
-from page_states import screenshot
+from lesson_docs import widget  # the site build's data for the widget
+from page_states import run, screenshot
 
 
 def shown(view):
@@ -239,7 +239,7 @@ def test_tiny_weights_never_show_as_zero(open_page):
 
 def test_output_is_the_weighted_mix_of_the_values_and_moves(open_page):
     view = open_page("index")
-    values = lesson_quizzes.WIDGET_VALUES
+    values = widget.WIDGET_VALUES
 
     def output():
         return view.page.evaluate("() => lessonWidget.widgets[0].output")
@@ -325,19 +325,6 @@ def test_keyboard_focus_is_visible_on_every_control(open_page, scheme):
         assert target.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"
 
 
-def luminance(rgb):
-    def channel(c):
-        c /= 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (channel(c) for c in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(a, b):
-    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
-
-
 COLOUR = """css => { const probe = document.createElement('span');
   probe.style.color = css; document.querySelector('.softmax-widget').append(probe);
   const value = getComputedStyle(probe).color; probe.remove();
@@ -351,12 +338,12 @@ def test_widget_colours_have_contrast(untouched, scheme):
     background = page.evaluate(COLOUR, "var(--md-default-bg-color)")
     button = page.locator(".sw-buttons button").first.evaluate(
         "e => getComputedStyle(e).color.match(/[\\d.]+/g).slice(0, 3).map(Number)")
-    assert contrast(button, background) >= 4.5
+    assert run(page, "contrast", [button, background]) >= 4.5
     thumb = page.evaluate(COLOUR, "var(--sw-accent)")
-    assert contrast(thumb, background) >= 3
+    assert run(page, "contrast", [thumb, background]) >= 3
     track = page.evaluate(COLOUR, "var(--sw-track)")
     if scheme == "dark":
-        assert luminance(track) < 0.3, "a dark page's slider track must not be bright white"
+        assert run(page, "luminance", track) < 0.3, "a dark page's slider track must not be bright white"
 
 
 @pytest.mark.parametrize("keys", [3, 8])

@@ -6,7 +6,6 @@ run_gradescope(root)                what the zip's run_autograder runs, per subm
 run_exercism(slug, input_dir, output_dir)   Exercism's run.sh: results.json, exit 0
 run_prairielearn(root)              PrairieLearn's entrypoint: /grade/student in,
                                     /grade/results/results.json out
-find_submission(folder, names)      the learner's file in a submission's folder
 wheel()                             the lesson as a wheel: (file name, bytes)
 
 Each platform gives the grader a folder: Gradescope ``/autograder``,
@@ -14,6 +13,8 @@ PrairieLearn ``/grade``; the environment variable LESSON_AUTOGRADER_ROOT
 moves it (for tests, or a trial run on a laptop).  Every runner exits 0
 once its results.json is written, whatever the grade: the grade is in the
 document, and a platform reads a non-zero exit as the grader's own failure.
+The learner's file in a submission's folder is found as for a class folder
+(``lesson.grader.classroom.find_submission``):
 
     >>> import os, tempfile
     >>> folder = tempfile.mkdtemp()
@@ -32,9 +33,9 @@ import os
 import zipfile
 
 from lesson.grader import formats
+from lesson.grader.classroom import STARTER_NAMES, find_submission
 
 ROOT_VARIABLE = "LESSON_AUTOGRADER_ROOT"
-STARTER_NAMES = ["softmax_exercise.py", "softmax_exercise.ipynb"]   # the starter's name
 DISTRIBUTION = "softmax-weights-lesson"
 
 
@@ -138,42 +139,6 @@ def run_prairielearn(root=None, time_limit=None, points=None):
 
 
 # --- The submission and the wheel -----------------------------------------------
-
-def find_submission(folder, names):
-    """The learner's file in a submission folder: (path, None) or (None, why not).
-
-    Python files and notebooks at the top of the folder, or, if there are
-    none, in the folders inside it (a submission from a repository).  One
-    file is the submission; among several, the first of ``names`` found.
-
-    >>> import tempfile
-    >>> folder = tempfile.mkdtemp()
-    >>> for name in ("a.py", "b.ipynb"):
-    ...     open(os.path.join(folder, name), "w").close()
-    >>> print(find_submission(folder, ["softmax_exercise.py"])[1])
-    Your submission holds several Python files (a.py, b.ipynb) and none is named softmax_exercise.py: name the file with your four functions softmax_exercise.py.
-    """
-    kinds = _checker().SOURCE_KINDS
-    found = []
-    for here, folders, files in os.walk(folder):
-        folders[:] = sorted(f for f in folders if not f.startswith((".", "__")))
-        found = sorted(os.path.join(here, f) for f in files
-                       if f.lower().endswith(kinds) and not f.startswith("."))
-        if found:
-            break
-    if len(found) == 1:
-        return found[0], None
-    for name in names:
-        for path in found:
-            if os.path.basename(path) == name:
-                return path, None
-    if not found:
-        return None, (f"Your submission holds no .py file or Jupyter notebook: submit "
-                      f"the file with your four functions, {names[0]}.")
-    shown = ", ".join(os.path.relpath(p, folder) for p in found)
-    return None, (f"Your submission holds several Python files ({shown}) and none is "
-                  f"named {names[0]}: name the file with your four functions {names[0]}.")
-
 
 def wheel():
     """The lesson's package (every .py file of lesson/) as a wheel: (name, bytes).

@@ -11,6 +11,7 @@ works out the right answers from the lesson's own functions.
 
 import math
 import os
+import random
 
 FUNCTIONS = ("softmax", "naive_softmax", "rows_normalised", "entropy")
 SOURCE_KINDS = (".py", ".ipynb")    # what the checker reads: Python files, notebooks
@@ -144,6 +145,11 @@ class Check:
     def __repr__(self):
         return f"<Check {self.function}: {self.name}>"
 
+    def with_args(self, *args):
+        """The same check, asked with other input."""
+        return Check(self.function, self.name, args, self.kind, self.hint, self.kwargs,
+                     self.total)
+
 
 def show(value):
     """An input as the learner would type it: -inf, 1e-7, nested lists.
@@ -194,10 +200,11 @@ CHECKS = [
           "without the subtraction, exp(-1000) underflows to 0 and the sum is 0"),
     Check("rows_normalised", "true for softmax rows", ([[0.25, 0.75], [0.5, 0.5]],),
           "value", "sum each row (math.fsum) and compare with 1 within tol"),
-    Check("rows_normalised", "false for a bad row", ([[0.5, 0.5], [0.5, 0.6]],),
-          "value", "every row must sum to 1, not just the first"),
-    Check("rows_normalised", "a flat list is one row", ([0.25, 0.75, 0.5, 0.5],),
-          "value", "a flat list is a single row: these four weights sum to 2"),
+    Check("rows_normalised", "false for a bad row", ([[0.4, 0.4], [0.6, 0.6]],),
+          "value", "every row must sum to 1 on its own: these rows sum to 0.8 and "
+                   "1.2, though all four weights add up to 2"),
+    Check("rows_normalised", "a flat list is one row", ([0.125, 0.375, 0.5],),
+          "value", "a flat list is a single row: these three weights sum to 1"),
     Check("rows_normalised", "outside tol is false", ([0.5, 0.5 + 1e-8],),
           "value", "compare abs(sum - 1) <= tol, with the default tol=1e-9"),
     Check("rows_normalised", "inside a looser tol", ([0.5, 0.5 + 1e-8],), "value",
@@ -209,6 +216,67 @@ CHECKS = [
     Check("entropy", "a zero weight adds nothing", ([0.5, 0.5, 0.0],), "weights",
           "0 * ln 0 counts as 0: skip zero weights instead of taking log(0)"),
 ]
+
+
+# Checks whose input is drawn afresh on every run (the same 20 checks, in the
+# same order), so that a file that replays the published answers cannot pass.
+# The lesson's own numbers stay fixed: the first weight, [1000, 1000], -inf.
+def _scores(rng, n, low, high):
+    return [round(rng.uniform(low, high), 2) for _ in range(n)]
+
+
+def _wide(rng):
+    """Two scores 750 apart or more: exp of their difference overflows."""
+    top = round(rng.uniform(-2.0, 2.0), 2)
+    return [top, round(top - rng.uniform(750.0, 760.0), 2)]
+
+
+def _weight_rows(rng):
+    """Two rows of three weights that sum to 1, then one that sums to 1 only
+    within 1e-9 (in floats, 0.08 + 0.57 + 0.35 is 0.9999999999999999)."""
+    rows = []
+    for _ in range(2):
+        p = round(rng.uniform(0.05, 0.6), 2)
+        q = round(rng.uniform(0.05, 0.9 - p), 2)
+        rows.append([p, q, round(1 - p - q, 2)])
+    return rows + [[0.08, 0.57, 0.35]]
+
+
+def _with_a_zero(rng):
+    p = round(rng.uniform(0.1, 0.9), 2)
+    weights = [p, round(1 - p, 2), 0.0]
+    rng.shuffle(weights)
+    return weights
+
+
+FRESH = {
+    "weights sum to 1": lambda rng: _scores(rng, 3, -3.0, 3.0),
+    # rows of very different scale, one spread wide: one row's maximum is no use
+    # for another's, and exp(s - min) overflows
+    "each row of a matrix": lambda rng: [_wide(rng), _scores(rng, 2, -1003.0, -997.0)],
+    "agrees on small scores": lambda rng: _scores(rng, 3, -2.0, 2.0),
+    "true for softmax rows": _weight_rows,
+    "a zero weight adds nothing": _with_a_zero,
+}
+
+
+def new_seed():
+    """A seed for a run: a number a teacher can give back as --seed."""
+    return random.SystemRandom().randrange(1, 10 ** 6)
+
+
+def checks_for(seed):
+    """This run's checks: the published ones, those in FRESH asked with input
+    drawn from ``seed`` (the same seed, the same input).
+
+    >>> [c.name for c in checks_for(7)] == [c.name for c in CHECKS]
+    True
+    >>> checks_for(7)[1].args == checks_for(7)[1].args != checks_for(8)[1].args
+    True
+    """
+    rng = random.Random(seed)
+    return [check.with_args(FRESH[check.name](rng)) if check.name in FRESH else check
+            for check in CHECKS]
 
 
 def check_named(name):

@@ -274,6 +274,8 @@ def document_names(paths):
     ['alice.py.json', 'bob.ipynb.json']
     >>> document_names(["class/ann/softmax_exercise.py", "class/bo/softmax_exercise.py"])
     ['ann-softmax_exercise.py.json', 'bo-softmax_exercise.py.json']
+    >>> document_names(["new\\nline.py", "x.py"])
+    ['new_line.py.json', 'x.py.json']
     """
     parts = [[p for p in re.split(r"[\\/]+", path) if p not in ("", ".")] for path in paths]
     depth = 1
@@ -281,7 +283,8 @@ def document_names(paths):
         depth += 1
     names, seen = [], {}
     for part in parts:
-        name = "-".join(part[-depth:]) or "submission"
+        name = "".join(c if c.isprintable() and c not in '<>:"|?*' else "_"
+                       for c in "-".join(part[-depth:])) or "submission"
         seen[name] = seen.get(name, 0) + 1
         names.append(name + (f"-{seen[name]}" if seen[name] > 1 else "") + ".json")
     return names

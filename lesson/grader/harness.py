@@ -10,7 +10,7 @@ read_learner(data, filename)       a file's bytes -> (source, None) or (None, lo
 notebook_source(text)              a notebook's code cells, IPython syntax skipped
 load_learner(source, filename)     run the source as a fresh module -> (module, load)
 call(function, args, kwargs)       call one function on a copy of an input -> outcome
-serve(replies, requests, path)     the worker process: load, then answer each request
+serve(replies, requests)           the worker process: load, then answer each request
 
     >>> module, load = load_learner("def entropy(w):\\n    return 0.0\\n", "mine.py")
     >>> load["status"], call(module.entropy, [[1.0, 0.0]])["value"]
@@ -354,8 +354,21 @@ def error_info(error):
     if kind is SystemExit:
         code_value = error.code
         message = "" if code_value is None else _str(code_value)
-    return {"type": kind.__name__, "kinds": kinds, "message": message[:500],
+    info = {"type": kind.__name__, "kinds": kinds, "message": message[:500],
             "line": line, "where": _where(line, name), "code": code[:200]}
+    if "MemoryError" in kinds:
+        info["memory_limit"] = _memory_limit()
+    return info
+
+
+def _memory_limit():
+    """This process's memory limit in bytes, or None when it has none."""
+    try:
+        import resource
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, OSError, ValueError):
+        return None
+    return None if limit == resource.RLIM_INFINITY else limit
 
 
 class _ExitRaises:
@@ -443,7 +456,7 @@ def module_name(path):
 def load_file(path):
     """Read and load the learner's file at ``path``: (module or None, load)."""
     sys.argv = [path]
-    sys.path.append(os.path.dirname(path))   # helpers import; never ahead of stdlib
+    sys.path.append(os.path.dirname(os.path.abspath(path)))   # helpers; never ahead of stdlib
     try:
         with open(path, "rb") as file:
             source, load = read_learner(file.read(), path)
@@ -452,6 +465,42 @@ def load_file(path):
     if source is None:
         return None, load
     return load_learner(source, path, module_name(path))
+
+
+def set_limits(limits):
+    """Limits on this process and all it starts, before any learner code runs:
+    {"memory": bytes of address space, "file_size": bytes one file may have,
+    "processes": how many the user may run}; no core files."""
+    try:
+        import resource
+    except ImportError:                      # the page's Python: the browser limits it
+        return
+    wanted = [(resource.RLIMIT_CORE, 0)]
+    for key, name in (("memory", "RLIMIT_AS"), ("file_size", "RLIMIT_FSIZE"),
+                      ("processes", "RLIMIT_NPROC")):
+        if limits.get(key) and hasattr(resource, name):
+            wanted.append((getattr(resource, name), int(limits[key])))
+    for which, value in wanted:
+        soft, hard = resource.getrlimit(which)
+        value = value if hard == resource.RLIM_INFINITY else min(value, hard)
+        try:
+            resource.setrlimit(which, (value, value))
+        except (ValueError, OSError):        # below what is in use already: keep the hard one
+            resource.setrlimit(which, (min(value, hard) if hard != resource.RLIM_INFINITY
+                                       else soft, hard))
+
+
+def unpack(files):
+    """Write a submission's files ({relative path: base64 of its bytes}) here."""
+    import base64
+    here = os.getcwd()
+    for name, data in files.items():
+        path = os.path.normpath(os.path.join(here, name))
+        if not path.startswith(here + os.sep):
+            continue                         # never outside the submission's folder
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as file:
+            file.write(base64.b64decode(data))
 
 
 def answer(module, request):
@@ -464,33 +513,40 @@ def answer(module, request):
     return {"token": request["token"], "outcome": outcome}
 
 
-def serve(replies, requests, path):
-    """The worker process: load the file, reply {"load": ...}, then answer each request.
+def serve(replies, requests):
+    """The worker process: unpack and load the submission, then answer each request.
 
     Requests come one JSON line at a time on the file descriptor
-    ``requests``; replies go, one JSON line each, to ``replies``.  Each
-    request waits for the checker, so all that one call printed is in the
-    output pipes before the next starts.
+    ``requests``; replies go, one JSON line each, to ``replies``.  The first
+    request is the submission: {"files", "main", "limits"}; the reply to it
+    is {"load": ...}.  Each later request waits for the checker, so all that
+    one call printed is in the output pipes before the next starts.
     """
     os.set_inheritable(replies, False)
     os.set_inheritable(requests, False)
+    pending = [b""]
 
     def send(message):
         data = (_encode(message) + "\n").encode()
         while data:
             data = data[_write(replies, data):]
-    pending = b""
+
+    def receive():
+        while b"\n" not in pending[0]:
+            data = _read(requests, 1 << 16)
+            if not data:
+                _exit(0)                              # the checker has gone
+            pending[0] += data
+        line, pending[0] = pending[0].split(b"\n", 1)
+        return _decode_json(line.decode())
     try:
-        module, load = load_file(path)
+        submission = receive()
+        set_limits(submission["limits"])
+        unpack(submission["files"])
+        module, load = load_file(os.path.join(os.getcwd(), submission["main"]))
         send({"load": load})
         while module is not None:
-            while b"\n" not in pending:
-                data = _read(requests, 65536)
-                if not data:
-                    _exit(0)                              # the checker has gone
-                pending += data
-            line, pending = pending.split(b"\n", 1)
-            send(answer(module, _decode_json(line.decode())))
+            send(answer(module, receive()))
     except BaseException:                  # noqa: B036 - never show our own traceback
         _exit(70)
     _exit(0)
@@ -512,7 +568,7 @@ def answer_here(request):
     return _encode(answer(_HERE["module"], _decode_json(request)))
 
 
-# ``python -E harness.py REPLIES REQUESTS PATH``: Python puts this file's
+# ``python -E harness.py REPLIES REQUESTS``: Python puts this file's
 # folder (the grader's) first on sys.path.  Take it off, so the learner's
 # imports find the standard library and site-packages, then the learner's
 # own folder (load_file adds it last).
@@ -520,4 +576,4 @@ if __name__ == "__main__":
     if sys.path and os.path.abspath(sys.path[0] or ".") == os.path.dirname(
             os.path.abspath(__file__)):
         del sys.path[0]
-    serve(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3])
+    serve(int(sys.argv[1]), int(sys.argv[2]))

@@ -22,7 +22,7 @@ request being the JSON text to hand to the learner's worker.
 import json
 
 from lesson.grader import judge
-from lesson.grader.contract import FUNCTIONS, TIME_LIMIT
+from lesson.grader.contract import FUNCTIONS, TIME_LIMIT, checks_for, new_seed
 from lesson.grader.plan import Plan
 from lesson.grader.report import hang, report_lines
 
@@ -38,15 +38,18 @@ PAGE_LIMITS = (
 )
 
 
-def begin(time_limit=""):
-    """Start grading a file; the first step.  ``time_limit`` is text from the
-    page's address (``?time-limit=0.5``, as ``--time-limit``); the default
-    when it is empty or not a number of seconds above 0."""
+def begin(time_limit="", seed=""):
+    """Start grading a file; the first step.  ``time_limit`` and ``seed`` are
+    text from the page's address (``?time-limit=0.5&seed=7``, as the CLI's
+    ``--time-limit`` and ``--seed``); the defaults when empty or not numbers."""
     try:
         seconds = float(time_limit)
     except (TypeError, ValueError):
         seconds = TIME_LIMIT
-    _RUN["plan"] = Plan(seconds if 0 < seconds < float("inf") else TIME_LIMIT)
+    seconds = seconds if 0 < seconds < float("inf") else TIME_LIMIT
+    seed = int(seed) if str(seed).isdigit() else new_seed()
+    _RUN["checks"] = checks_for(seed)
+    _RUN["plan"] = Plan(seconds, _RUN["checks"])
     return _step(_RUN["plan"].next())
 
 
@@ -81,7 +84,7 @@ def report(shown_as, cli):
     "failed", "note"}; ``cli`` is the command that checks it outside the page."""
     plan = _RUN["plan"]
     time_limit = plan.check_limit
-    results = judge.results(plan.load, plan.outcomes, time_limit)
+    results = judge.results(plan.load, plan.outcomes, time_limit, _RUN["checks"])
     lines = report_lines(shown_as, plan.load, results, time_limit, FUNCTIONS)
     passed, failed = judge.counts(results)
     text = "\n".join(lines)

@@ -19,6 +19,16 @@ learner's folder nor the current one comes before the standard library.
 It runs in its own session, so the whole process group, with anything
 the learner started, is killed when it is stopped.
 
+Each submission is read once, before anything runs (``snapshot``), and
+its worker gets a private copy of it, never the file itself.  Where
+bubblewrap (``bwrap``) is installed, the worker runs in its sandbox
+(``sandbox_command``): its own process, IPC, host-name and network
+namespaces (no network; no signal or /proc reaches the checker or a
+classmate), a read-only system, the homes, the class folder and the lesson's
+own package hidden, and a size-capped writable folder holding the copy.
+Everywhere, the harness sets its limits (memory, file size, processes, no
+core files) before any learner code runs.
+
 The worker talks to the checker over private pipes, never over stdout:
 the learner's code may print, clear the screen, run shell commands or
 replace sys.stdout.  The learner's stdout and stderr are pipes that the
@@ -26,33 +36,104 @@ checker drains as it goes and never waits to close, since a process the
 learner started may hold them open.
 """
 
+import base64
 import json
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 import uuid
 
 from lesson.grader import judge, report as reports
-from lesson.grader.contract import SOURCE_KINDS, TIME_LIMIT
+from lesson.grader.contract import SOURCE_KINDS, TIME_LIMIT, checks_for, new_seed
 from lesson.grader.harness import load_record
 from lesson.grader.plan import Plan
 
 HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "harness.py")
+LESSON_HOME = os.path.dirname(os.path.dirname(HARNESS))    # the lesson's own package
 MARK = "LESSON_CHECK_RUN"       # in the worker's environment, to find its processes
 MAX_LINE = 1 << 20              # bytes a reply may have; a longer one is garbled
+MEMORY_LIMIT = 1024             # MiB of address space a worker may use
+FILE_SIZE = 64 << 20            # bytes one file a worker writes may have
+WORK_SIZE = 128 << 20           # bytes of the sandbox's writable folders, each
+MOST_FILES = 200                # files of one submission copied for it
+MOST_BYTES = 16 << 20           # bytes of one submission copied for it
+SANDBOX_HOME = "/home/learner"  # the worker's home and working folder, in the sandbox
 
 
-def run(path, time_limit=TIME_LIMIT, shown_as=None):
+class Submission:
+    """One learner's work, read once: its files' bytes, and which one is graded.
+
+    ``files`` maps a path relative to the submission's folder to its bytes;
+    ``main`` is the file graded; ``shown_as`` names it in the report;
+    ``hide`` lists folders the worker must not see (the class folder).
+    """
+
+    def __init__(self, files, main, shown_as, hide=()):
+        self.files, self.main, self.shown_as, self.hide = files, main, shown_as, tuple(hide)
+
+
+def snapshot(path, shown_as=None, folder=None, hide=(), inside=True):
+    """Read a submission now: the file at ``path``, with the other files of
+    ``folder`` (a student's own folder; with ``inside``, the folders in it
+    too) beside it.  (Submission, None), or (None, load) saying why it
+    cannot be graded."""
+    shown_as = path if shown_as is None else shown_as
+    kind = os.path.splitext(path)[1].lower()
+    if kind not in SOURCE_KINDS:
+        return None, load_record("not_python", kind=kind)
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MOST_BYTES + 1)
+    except FileNotFoundError:
+        return None, load_record("missing")
+    except OSError as error:
+        return None, load_record("unreadable", message=error.strerror or str(error))
+    if len(data) > MOST_BYTES:
+        return None, load_record("unreadable", message=f"it is larger than "
+                                                       f"{MOST_BYTES >> 20} MiB")
+    main = os.path.basename(path)
+    files = {main: data}
+    if folder is not None:
+        main = os.path.relpath(path, folder)
+        files = {main: data}
+        size = len(data)
+        for root, dirs, names in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".")) if inside else []
+            for name in sorted(names):
+                full = os.path.join(root, name)
+                relative = os.path.relpath(full, folder)
+                if relative in files or not os.path.isfile(full) or os.path.islink(full):
+                    continue
+                if len(files) >= MOST_FILES or size + os.path.getsize(full) > MOST_BYTES:
+                    continue
+                try:
+                    with open(full, "rb") as file:
+                        files[relative] = file.read()
+                except OSError:
+                    continue
+                size += len(files[relative])
+    return Submission(files, main, shown_as, hide), None
+
+
+def run(path, time_limit=TIME_LIMIT, shown_as=None, sandbox=None, memory_limit=MEMORY_LIMIT,
+        seed=None, snapshot=None):
     """Grade one learner's file; return its result as plain data.
 
-    The result has "file" (``shown_as``, default ``path``), "passed",
+    ``sandbox`` is "bwrap", "none", or None for bwrap where it is installed.
+    ``snapshot`` is what ``snapshot()`` read earlier (else ``path`` is read
+    now); ``seed`` draws the fresh inputs (``contract.checks_for``; a new
+    one when None).  The result has "file" (``shown_as``, default ``path``), "passed",
     "failed", "problem" (why the file could not load, or what went wrong
     while it loaded: a notebook cell that failed, an exit(); else None),
     "uses_reference", "stdout" and "stderr" (printed while loading),
-    "checks" (one ``judge.result_record`` per check), "load" and "seconds".
+    "checks" (one ``judge.result_record`` per check), "load", "sandbox",
+    "seed" and "seconds".
 
     >>> result = run("notes.txt")
     >>> result["passed"], result["failed"], result["problem"]
@@ -60,17 +141,20 @@ def run(path, time_limit=TIME_LIMIT, shown_as=None):
     """
     started = time.monotonic()
     shown_as = path if shown_as is None else shown_as
+    sandbox = sandbox or default_sandbox()
+    seed = new_seed() if seed is None else seed
+    checks = checks_for(seed)
     try:
-        load, outcomes = grade(path, time_limit)
+        load, outcomes = grade(path, time_limit, sandbox, memory_limit, checks, snapshot)
     except Exception as error:             # a bug of ours: one sentence, not a traceback
         load, outcomes = load_record("internal", message=repr(error)[:300]), {}
-    checks = judge.results(load, outcomes, time_limit)
-    passed, failed = judge.counts(checks)
+    results = judge.results(load, outcomes, time_limit, checks)
+    passed, failed = judge.counts(results)
     return {"file": shown_as, "passed": passed, "failed": failed,
             "problem": reports.problem(load, time_limit, file=shown_as),
             "uses_reference": judge.uses_reference(load, outcomes),
             "stdout": load.get("stdout", ""), "stderr": load.get("stderr", ""),
-            "checks": checks, "load": load,
+            "checks": results, "load": load, "sandbox": sandbox, "seed": seed,
             "seconds": round(time.monotonic() - started, 3)}
 
 
@@ -87,23 +171,26 @@ def report(result, time_limit=TIME_LIMIT):
     return reports.report_lines(result["file"], result["load"], result["checks"], time_limit)
 
 
-def grade(path, time_limit=TIME_LIMIT):
+def grade(path, time_limit=TIME_LIMIT, sandbox="none", memory_limit=MEMORY_LIMIT, checks=None,
+          read=None):
     """(load, outcomes by check index) for one file: the plan, carried out."""
-    kind = os.path.splitext(path)[1].lower()
-    if kind not in SOURCE_KINDS:
-        return load_record("not_python", kind=kind), {}
-    if not os.path.isfile(path):
-        return load_record("missing"), {}
+    submission, load = read or snapshot(path)
+    if submission is None:
+        return load, {}
     if not hasattr(os, "killpg"):          # Windows: no process groups, no select on pipes
         return load_record("unsupported"), {}
-    plan = Plan(time_limit)
+    plan = Plan(time_limit, checks) if checks else Plan(time_limit)
+    limits = {"memory": memory_limit << 20, "file_size": FILE_SIZE,
+              "processes": _process_limit()}
     worker = None
     step = plan.next()
     try:
         while step["do"] != "done":
             event = {}
+            if STOPPING:
+                raise KeyboardInterrupt
             if step["do"] == "load":
-                worker = Worker(path, step["keep"])
+                worker = Worker(submission, step["keep"], sandbox, limits)
                 event = worker.receive(step["seconds"], "loaded")
             elif step["do"] == "call":
                 worker.send({key: step[key] for key in ("token", "function", "args", "kwargs")})
@@ -118,41 +205,123 @@ def grade(path, time_limit=TIME_LIMIT):
     return plan.load, plan.outcomes
 
 
-class Worker:
-    """A Python running the harness on the learner's file, with private pipes."""
+def default_sandbox():
+    """"bwrap" where bubblewrap is installed and works here, else "none"."""
+    if _SANDBOX:
+        return _SANDBOX[0]
+    found = "none"
+    if sys.platform.startswith("linux") and shutil.which("bwrap"):
+        try:
+            done = subprocess.run(["bwrap", "--unshare-pid", "--unshare-net", "--ro-bind",
+                                   "/", "/", "--proc", "/proc", "--dev", "/dev", "true"],
+                                  capture_output=True, timeout=20)
+            found = "bwrap" if done.returncode == 0 else "none"
+        except (OSError, subprocess.SubprocessError):
+            found = "none"
+    _SANDBOX.append(found)
+    return found
 
-    def __init__(self, path, keep):
+
+_SANDBOX = []
+
+
+def sandbox_command(command, hide=()):
+    """``command`` run in bubblewrap's sandbox (see the module's docstring).
+
+    The Python running the harness, its standard library and site-packages
+    stay visible (read-only), so NumPy still imports; the lesson's own
+    package, the homes and each folder in ``hide`` do not.
+    """
+    import site
+    visible = {os.path.realpath(p) for p in
+               [sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(sys.executable),
+                os.path.dirname(os.path.realpath(sys.executable))]
+               + list(getattr(site, "getsitepackages", lambda: [])())
+               + [site.getusersitepackages() if hasattr(site, "getusersitepackages") else ""]
+               if p and os.path.isdir(p)}
+    masked = [p for p in ["/root", "/run/user", "/var/tmp"] if os.path.isdir(p)]
+    hidden = [os.path.realpath(p) for p in [LESSON_HOME, *hide] if p and os.path.isdir(p)]
+    out = ["bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net",
+           "--unshare-cgroup-try", "--die-with-parent", "--new-session",
+           "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+           "--size", str(WORK_SIZE), "--tmpfs", "/tmp",
+           "--size", str(WORK_SIZE), "--tmpfs", "/home"]
+    for path in masked:
+        out += ["--tmpfs", path]
+    for path in sorted(visible):                   # Python, seen again, read-only
+        if any(path == m or path.startswith(m + os.sep) for m in masked + ["/tmp", "/home"]):
+            out += ["--ro-bind", path, path]
+    for path in hidden:                            # then hidden, even inside those
+        out += ["--tmpfs", path]
+    out += ["--dir", SANDBOX_HOME, "--chdir", SANDBOX_HOME,
+            "--ro-bind", HARNESS, "/tmp/.lesson-harness.py", "--"]
+    return out + [arg if arg != HARNESS else "/tmp/.lesson-harness.py" for arg in command]
+
+
+def _process_limit():
+    """Processes the worker's user may run: those running now, and 256 more."""
+    try:
+        uid = os.getuid()
+        mine = sum(1 for name in os.listdir("/proc") if name.isdigit()
+                   and os.stat(f"/proc/{name}").st_uid == uid)
+    except OSError:
+        mine = 0
+    return mine + 256
+
+
+class Worker:
+    """A Python running the harness on a private copy of a submission, with private pipes."""
+
+    def __init__(self, submission, keep, sandbox="none", limits=None):
         self.token = uuid.uuid4().hex
         self.keep = keep
         self.started = time.monotonic()
+        self.folder = None
         replies_read, replies_write = os.pipe()
         requests_read, self.requests = os.pipe()
         out_read, out_write = os.pipe()
         err_read, err_write = os.pipe()
-        folder = os.path.dirname(os.path.abspath(path))
+        command = [sys.executable, "-E", "-u", HARNESS, str(replies_write), str(requests_read)]
+        env = {"PATH": os.defpath, "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8",
+               "TERM": os.environ.get("TERM", "dumb"), MARK: self.token}
+        if sandbox == "bwrap":
+            command, cwd = sandbox_command(command, submission.hide), None
+            env["HOME"] = SANDBOX_HOME
+        else:
+            self.folder = cwd = tempfile.mkdtemp(prefix="lesson-check-")
+            env["HOME"] = cwd
         try:
-            self.process = subprocess.Popen(
-                [sys.executable, "-E", "-u", HARNESS, str(replies_write), str(requests_read),
-                 os.path.abspath(path)],
-                stdin=subprocess.DEVNULL, stdout=out_write, stderr=err_write,
-                pass_fds=(replies_write, requests_read), cwd=folder, start_new_session=True,
-                env=dict(os.environ, **{MARK: self.token}))
+            with _REAPING:                     # a worker is never taken for an orphan
+                self.process = subprocess.Popen(
+                    command, stdin=subprocess.DEVNULL, stdout=out_write, stderr=err_write,
+                    pass_fds=(replies_write, requests_read), cwd=cwd,
+                    start_new_session=True, env=env)
+                _WORKERS.add(self.process.pid)
         finally:
             for fd in (replies_write, requests_read, out_write, err_write):
                 os.close(fd)
+        self.sandboxed = sandbox == "bwrap"
         self.fds = {"replies": replies_read, "stdout": out_read, "stderr": err_read}
         for fd in self.fds.values():
             os.set_blocking(fd, False)
         self.buffer = b""
         self.printed = {"stdout": bytearray(), "stderr": bytearray()}
         self.sizes = {"stdout": 0, "stderr": 0}
+        self._write({"files": {name: base64.b64encode(data).decode()
+                               for name, data in submission.files.items()},
+                     "main": submission.main, "limits": limits or {}})
 
     def send(self, request):
         """Ask the worker for one call (so what it prints next is that call's)."""
         self.started = time.monotonic()
+        self._write(request)
+
+    def _write(self, message):
+        data = (json.dumps(message) + "\n").encode()
         try:
-            os.write(self.requests, (json.dumps(request) + "\n").encode())
-        except OSError:                       # it has stopped: receive() will say so
+            while data:                        # a large submission: the harness reads it all
+                data = data[os.write(self.requests, data):]
+        except OSError:                        # it has stopped: receive() will say so
             pass
 
     def receive(self, timeout, key):
@@ -169,7 +338,7 @@ class Worker:
             if self.process.poll() is not None:
                 self._drain()
                 if b"\n" not in self.buffer:
-                    return self._event({"crashed": self.process.returncode})
+                    return self._event({"crashed": self._exit_code()})
                 continue
             left = end - time.monotonic()
             if left <= 0:
@@ -177,6 +346,14 @@ class Worker:
             readable, _, _ = select.select(list(self.fds.values()), [], [], min(left, 0.05))
             for fd in readable:
                 self._read(fd)
+
+    def _exit_code(self):
+        """The worker's exit code; a signal that ended it as its negative number
+        (bubblewrap reports one as 128 plus the signal)."""
+        code = self.process.returncode
+        if self.sandboxed and 128 < code < 160:
+            return 128 - code
+        return code
 
     def _event(self, event):
         self._drain()
@@ -218,9 +395,71 @@ class Worker:
         except (ProcessLookupError, PermissionError):
             pass
         self.process.wait()
+        with _REAPING:
+            _WORKERS.discard(self.process.pid)
         kill_marked(self.token)
+        reap_orphans()
         for fd in list(self.fds.values()) + [self.requests]:
             os.close(fd)
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+_WORKERS = set()                # pids of the workers running now, in this checker
+_REAPING = threading.Lock()
+_SUBREAPER = []                 # [True] once this process is its workers' subreaper
+STOPPING = []                   # [True] once the checker is stopping (Ctrl+C)
+
+
+def stop_all():
+    """Stop every worker now, and start no more (Ctrl+C)."""
+    STOPPING.append(True)
+    for pid in list(_WORKERS):
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def become_subreaper():
+    """Make this process the one that inherits its workers' orphans (Linux).
+
+    A learner's process that double-forks and calls setsid() with an empty
+    environment leaves the worker's group and loses its mark; as a
+    subreaper, the checker still finds it, as a child of its own.
+    """
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(36, 1, 0, 0, 0) == 0:    # PR_SET_CHILD_SUBREAPER
+            _SUBREAPER.append(True)
+        libc.prctl(4, 0, 0, 0, 0)              # PR_SET_DUMPABLE 0: no /proc/<us>/fd for others
+    except (OSError, AttributeError):
+        pass
+
+
+def reap_orphans():
+    """Kill and reap this process's children that are not workers: orphans of
+    the learners' processes, handed to the checker as their subreaper."""
+    if not _SUBREAPER or not os.path.isdir("/proc"):
+        return
+    me = str(os.getpid())
+    with _REAPING:
+        for name in os.listdir("/proc"):
+            if not name.isdigit() or int(name) in _WORKERS:
+                continue
+            try:
+                with open(f"/proc/{name}/stat", "rb") as file:
+                    fields = file.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[1].decode() != me:
+                continue
+            try:
+                os.kill(int(name), signal.SIGKILL)
+                os.waitpid(int(name), 0)
+            except (OSError, ChildProcessError):
+                pass
 
 
 def _reply(line, key):

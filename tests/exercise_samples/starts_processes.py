@@ -1,6 +1,6 @@
 """Correct softmax, but the file starts processes that would outlive a careless checker.
 
-Each process it starts has the test's marker on its command line, so the
+Each process it starts has the tests' marker on its command line, so the
 tests can see that none is left running.
 """
 import math
@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 
-MARK = os.environ.get("LESSON_TEST_MARK", "lesson-test-mark")
+MARK = "lesson-test-mark-starts-processes"
 SLEEPER = [sys.executable, "-c", "import time; time.sleep(90)", MARK]
 
 helper = subprocess.Popen(SLEEPER)                          # a helper left running

@@ -5,10 +5,8 @@ import subprocess
 # (corpus instrumentation, not the learner's: tell the test harness which
 # process to look for afterwards)
 def _tell_harness(*pids):
-    path = os.environ.get("LESSON_CORPUS_PIDFILE")
-    if path:
-        with open(path, "a") as f:
-            f.write("".join(f"{pid}\n" for pid in pids))
+    import sys
+    print(f"(corpus) started {len(pids)} process(es)", file=sys.stderr, flush=True)
 
 
 # keep the machine awake while I work on this (my laptop sleeps otherwise)

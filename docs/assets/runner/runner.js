@@ -36,8 +36,10 @@
     const filename = root.dataset.filename;
     const starter = textarea.defaultValue;
     const storageKey = "lesson4:" + filename;
-    // ?time-limit=SECONDS in the page's address, as --time-limit SECONDS for the CLI.
-    const timeLimit = new URLSearchParams(location.search).get("time-limit") || "";
+    // ?time-limit=SECONDS&seed=N in the page's address, as the CLI's --time-limit, --seed.
+    const address = new URLSearchParams(location.search);
+    const timeLimit = address.get("time-limit") || "";
+    const seed = address.get("seed") || "";
     const cli = `python -m lesson check ${filename}`;
     const runner = new URL(root.dataset.runner, document.baseURI);
     const files = JSON.parse($(".lr-lesson").textContent);    // the modules that run in the page
@@ -350,7 +352,7 @@
                  seconds: took, printed: JSON.stringify(streams) };
       }
 
-      let [what, seconds, keep, request] = (await judge.ask({ type: "begin", timeLimit },
+      let [what, seconds, keep, request] = (await judge.ask({ type: "begin", timeLimit, seed },
                                                               "step")).step;
       try {
         while (what !== "done") {

@@ -133,7 +133,7 @@ self.onmessage = async (event) => {
         post({ type: "ready", version: await start(message.role, message.files) });
         break;
       case "begin":                                 // judge: a new run's first step
-        post({ type: "step", step: call("begin", message.timeLimit) });
+        post({ type: "step", step: call("begin", message.timeLimit, message.seed) });
         break;
       case "advance":                               // judge: what happened -> the next step
         post({ type: "step", step: call("advance", message.what, message.text,

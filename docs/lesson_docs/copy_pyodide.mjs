@@ -2,7 +2,8 @@
 // Exercises page's editor needs from node_modules, all kept out of git:
 //  - the files that start Pyodide, copied from node_modules/pyodide into
 //    docs/assets/runner/pyodide/, where the site builder (MkDocs or Zensical)
-//    picks them up like any other asset; pyodide_assets.py lists the files;
+//    picks them up like any other asset; docs/lesson_docs/pyodide_assets.py
+//    lists the files;
 //  - the code editor, docs/assets/runner/editor.mjs bundled with CodeMirror
 //    by esbuild into docs/assets/runner/editor.bundle.js.
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";

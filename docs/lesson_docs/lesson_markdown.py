@@ -25,7 +25,8 @@ from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 
 from .lesson_math import replace_math
-from .lesson_site import expand, restore_reports
+from .checker_output import restore_reports
+from .lesson_site import expand
 
 
 class PlaceholderPreprocessor(Preprocessor):

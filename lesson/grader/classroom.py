@@ -1,0 +1,161 @@
+"""A class's submissions: found as teachers keep them, read at once, graded side by side.
+
+find(paths)                       the submissions in files and class folders, and
+                                  what was skipped, each with why
+find_submission(folder, names)    the learner's file in one student's folder
+grade_all(entries, grade, jobs)   grade them in parallel; results in their order
+
+A class folder holds a file per student (``ann.py``), or a folder per student
+(``ann/softmax_exercise.py``), graded as that student's submission and named
+by its folder.  A link to a file outside the folder is graded and said to be
+one; a dangling link, an archive or any other file is skipped and named.
+"""
+
+import concurrent.futures
+import os
+
+from lesson.grader.contract import SOURCE_KINDS
+
+STARTER_NAMES = ["softmax_exercise.py", "softmax_exercise.ipynb"]   # the starter's name
+
+
+class Entry:
+    """One submission to grade: ``path`` (the file graded), ``shown_as`` (its name
+    in the reports), ``folder`` (the student's own folder, copied whole, or
+    None), ``note`` (what a teacher should know: a link out of the folder)."""
+
+    def __init__(self, path, shown_as, folder=None, note=None):
+        self.path, self.shown_as, self.folder, self.note = path, shown_as, folder, note
+
+    def __repr__(self):
+        return f"<Entry {self.shown_as}>"
+
+
+def printable(name):
+    """A name as one line of text: a control character (a newline in a file
+    name) shown escaped, a byte that is not UTF-8 as \\xe9.
+
+    >>> printable("ann\\nbob.py"), printable("caf\\udce9.py")
+    ('ann\\\\nbob.py', 'caf\\\\xe9.py')
+    """
+    text = os.fsencode(name).decode("utf-8", "backslashreplace")
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def find(paths):
+    """(entries, skipped) for the command line's PATHs, in the order given,
+    each folder's contents sorted.  ``skipped`` lists (name, why).
+
+    A PATH that does not exist, or a folder with nothing to grade, is a
+    ValueError: a usage error, said in one line.
+    """
+    entries, skipped = [], []
+    for text in paths:
+        if os.path.isdir(text):
+            found, passed = _in_folder(text)
+            if not found:
+                raise ValueError(f"nothing to grade in the folder {printable(text)}: no .py "
+                                 f"or .ipynb file, and no folder holding one"
+                                 + (f" ({len(passed)} skipped: "
+                                    + "; ".join(f"{n}: {w}" for n, w in passed) + ")"
+                                    if passed else ""))
+            entries += found
+            skipped += passed
+        elif os.path.lexists(text):
+            entries.append(Entry(text, printable(text)))
+        else:
+            raise ValueError(f"no file {printable(text)}")
+    return entries, skipped
+
+
+def _in_folder(folder):
+    entries, skipped = [], []
+    home = os.path.realpath(folder)
+    for name in sorted(os.listdir(folder)):
+        if name.startswith((".", "__")):
+            continue                                  # .git, __pycache__, __MACOSX
+        path = os.path.join(folder, name)
+        shown = printable(path)
+        note = None
+        if os.path.islink(path):
+            target = os.path.realpath(path)
+            if not os.path.exists(target):
+                skipped.append((shown, "a link to nothing (it points at a file that is not there)"))
+                continue
+            if not (target == home or target.startswith(home + os.sep)):
+                note = (f"{shown} is a link to {printable(target)}, outside the folder: "
+                        f"is it this student's own work?")
+        if os.path.isdir(path):
+            graded, why = find_submission(path, STARTER_NAMES)
+            if graded is None:
+                skipped.append((shown + os.sep, why))
+            else:
+                entries.append(Entry(graded, printable(os.path.join(path, os.path.relpath(
+                    graded, path))), folder=path, note=note))
+        elif name.lower().endswith(SOURCE_KINDS):
+            entries.append(Entry(path, shown, note=note))
+        elif name.lower().endswith((".zip", ".tar", ".gz", ".tgz", ".7z", ".rar")):
+            skipped.append((shown, "an archive: unpack it, and grade what it holds"))
+        else:
+            skipped.append((shown, "not a .py file or a Jupyter notebook"))
+    return entries, skipped
+
+
+def find_submission(folder, names=STARTER_NAMES):
+    """The learner's file in a submission folder: (path, None) or (None, why not).
+
+    Python files and notebooks at the top of the folder, or, if there are
+    none, in the folders inside it (a submission from a repository).  One
+    file is the submission; among several, the first of ``names`` found.
+
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> for name in ("a.py", "b.ipynb"):
+    ...     open(os.path.join(folder, name), "w").close()
+    >>> print(find_submission(folder, ["softmax_exercise.py"])[1])
+    Your submission holds several Python files (a.py, b.ipynb) and none is named softmax_exercise.py: name the file with your four functions softmax_exercise.py.
+    """
+    found = []
+    for here, folders, files in os.walk(folder):
+        folders[:] = sorted(f for f in folders if not f.startswith((".", "__")))
+        found = sorted(os.path.join(here, f) for f in files
+                       if f.lower().endswith(SOURCE_KINDS) and not f.startswith("."))
+        if found:
+            break
+    if len(found) == 1:
+        return found[0], None
+    for name in names:
+        for path in found:
+            if os.path.basename(path) == name:
+                return path, None
+    if not found:
+        return None, (f"Your submission holds no .py file or Jupyter notebook: submit "
+                      f"the file with your four functions, {names[0]}.")
+    shown = ", ".join(os.path.relpath(p, folder) for p in found)
+    return None, (f"Your submission holds several Python files ({shown}) and none is "
+                  f"named {names[0]}: name the file with your four functions {names[0]}.")
+
+
+def grade_all(items, grade, jobs=1, done=None):
+    """``grade(item)`` for every item, ``jobs`` at a time; yield the results in
+    the items' order.  ``done(index, result)`` is called as each one is
+    known, in whatever order they finish (to save it at once)."""
+    jobs = max(1, min(jobs, len(items) or 1))
+
+    def one(index, item):
+        result = grade(item)
+        if done is not None:
+            done(index, result)
+        return result
+    if jobs == 1:
+        for index, item in enumerate(items):
+            yield one(index, item)
+        return
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(one, index, item) for index, item in enumerate(items)]
+        try:
+            for future in futures:
+                yield future.result()
+        finally:
+            for future in futures:
+                future.cancel()
