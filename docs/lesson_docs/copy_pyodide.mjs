@@ -9,7 +9,6 @@
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildSync } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const runner = join(root, "docs", "assets", "runner");
@@ -23,9 +22,20 @@ mkdirSync(to, { recursive: true });
 for (const name of files) copyFileSync(join(from, name), join(to, name));
 console.log(`Pyodide copied into ${to}`);
 
+// esbuild and CodeMirror are devDependencies: without them (npm ci --omit=dev)
+// no editor is bundled, and the page keeps its textarea.
 const bundle = join(runner, "editor.bundle.js");
-buildSync({
-  entryPoints: [join(runner, "editor.mjs")], outfile: bundle, bundle: true, minify: true,
-  format: "iife", target: "es2020", legalComments: "eof", logLevel: "warning",
-});
-console.log(`Code editor bundled into ${bundle}`);
+rmSync(bundle, { force: true });
+let esbuild = null;
+try {
+  esbuild = await import("esbuild");
+} catch (error) {
+  console.log("esbuild is not installed: no code editor bundled; the page keeps its textarea");
+}
+if (esbuild) {
+  esbuild.buildSync({
+    entryPoints: [join(runner, "editor.mjs")], outfile: bundle, bundle: true, minify: true,
+    format: "iife", target: "es2020", legalComments: "eof", logLevel: "warning",
+  });
+  console.log(`Code editor bundled into ${bundle}`);
+}
