@@ -118,15 +118,17 @@ class View:
 
 
 def build_without_runtime(folder):
-    """`mkdocs build --strict` of a copy of the project without what `npm ci` copies."""
+    """`mkdocs build --strict` of a copy of the project without what `npm ci` makes."""
     copy = folder / "project"
     runtime = ROOT / "docs" / "assets" / "runner" / "pyodide"     # what npm ci copies
+
+    bundle = runtime.parent / "editor.bundle.js"                   # and what it bundles
 
     def left_out(folder, names):
         return {name for name in names
                 if name in ("node_modules", ".venv", "venv", ".git", "site", "__pycache__",
                             ".pytest_cache", ".hypothesis")
-                or pathlib.Path(folder, name) == runtime}
+                or pathlib.Path(folder, name) in (runtime, bundle)}
     shutil.copytree(ROOT, copy, ignore=left_out)
     built = folder / "site"
     return mkdocs_build(copy, built), built
@@ -171,14 +173,31 @@ def runner(browser, site, serve):
     view.close()
 
 
+def set_text(page, source):
+    """Put source in the editor, as Reset does (one undoable change).
+
+    The page is brought to the front first: a page behind another tab is
+    hidden, and CodeMirror draws on animation frames, which it then gets none of."""
+    page.bring_to_front()
+    page.evaluate("text => lessonRunner.runners[0].editor.setText(text)", source)
+
+
+def text_of(page):
+    return page.evaluate("() => lessonRunner.runners[0].editor.text()")
+
+
+def focus_editor(page):
+    page.evaluate("() => lessonRunner.runners[0].editor.focus()")
+
+
 def check_in_page(view, source, key=True):
     """Put source in the editor, run the checks; return (report lines, status, seconds)."""
     page = view.page
     runs = page.evaluate("() => lessonRunner.runners[0].timings.runs.length")
-    page.fill(".lr-code", source)
+    set_text(page, source)
     began = time.perf_counter()
     if key:
-        page.focus(".lr-code")
+        focus_editor(page)
         page.keyboard.press("Control+Enter")
     else:
         page.click(".lr-run")
@@ -377,36 +396,169 @@ def test_a_flood_on_stderr_does_not_hide_what_stdout_printed(runner):
 
 def test_the_editor_keeps_the_text_and_resets_to_the_starter(browser, site, serve):
     """The learner's text survives a reload, and Reset brings back the starter,
-    which a reload keeps too.  Neither needs Python (runner.js keeps the text in
-    localStorage and Reset edits the text), so this page's interpreter answers
-    404 and never starts: the shared page, where Python is ready, is not reloaded."""
+    which a reload keeps too; Ctrl+Z undoes the Reset.  Neither needs Python
+    (runner.js keeps the text in localStorage and Reset edits the text), so this
+    page's interpreter answers 404 and never starts: the shared page, where
+    Python is ready, is not reloaded."""
     view = View(browser, serve(site) + "exercises.html", missing="**/runner/pyodide/**")
     page = view.page
-    assert page.input_value(".lr-code") == STARTER
-    page.fill(".lr-code", "def softmax(x, axis=-1):\n    return x\n")
+    assert page.locator(".lr-editor").count() == 1 and page.is_hidden(".lr-code")
+    assert text_of(page) == STARTER
+    focus_editor(page)
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\nx = 1")
     page.reload()
-    assert page.input_value(".lr-code") == "def softmax(x, axis=-1):\n    return x\n"
+    assert text_of(page) == STARTER + "\nx = 1"
     page.click(".lr-reset")
-    assert page.input_value(".lr-code") == STARTER
+    assert text_of(page) == STARTER
+    page.keyboard.press("Control+z")                   # Reset is one undoable step
+    assert text_of(page) == STARTER + "\nx = 1"
+    page.click(".lr-reset")
     page.reload()
-    assert page.input_value(".lr-code") == STARTER
+    assert text_of(page) == STARTER
     assert view.outside == []
     view.close()
 
 
-def test_enter_keeps_the_indent_and_tab_leaves_the_editor(runner):
+def test_typing_python_indents_as_python_does(runner):
+    """Enter keeps the indent and deepens it after a colon, Backspace removes one
+    level, Tab and Shift+Tab indent and dedent the line, Ctrl+Z undoes."""
     page = runner.page
-    page.fill(".lr-code", "")
-    page.focus(".lr-code")
-    page.keyboard.type("def entropy(w):")
-    page.keyboard.press("Enter")
-    page.keyboard.type("total = 0")
-    page.keyboard.press("Enter")
-    page.keyboard.type("return total")
-    assert page.input_value(".lr-code") == "def entropy(w):\n    total = 0\n    return total"
+    set_text(page, "")
+    focus_editor(page)
+    for keys in ["def entropy(w):", "Enter", "total = 0", "Enter", "for p in w:", "Enter",
+                 "total -= p", "Enter", "Backspace", "return total"]:
+        page.keyboard.press(keys) if keys in ("Enter", "Backspace") else page.keyboard.type(keys)
+    assert text_of(page) == ("def entropy(w):\n    total = 0\n    for p in w:\n"
+                             "        total -= p\n    return total")
     page.keyboard.press("Tab")
-    assert page.evaluate("() => document.activeElement.className").startswith("md-button")
+    assert text_of(page).endswith("\n        return total")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Shift+Tab")
+    assert text_of(page).endswith("\nreturn total")
+    page.keyboard.press("Control+z")
+    assert text_of(page).endswith("\n    return total")
     page.click(".lr-reset")
+
+
+def test_escape_then_tab_leaves_the_editor_and_tab_alone_does_not(runner):
+    page = runner.page
+    active = "() => document.activeElement.className"
+    set_text(page, "x = 1")
+    focus_editor(page)
+    page.keyboard.press("Tab")
+    assert "cm-content" in page.evaluate(active) and text_of(page) == "    x = 1"
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")
+    assert page.evaluate(active).startswith("md-button")       # Run the checks
+    assert text_of(page) == "    x = 1"
+    assert "press Escape, then Tab" in page.inner_text(".lr-keys-editor")
+    assert page.is_hidden(".lr-keys-plain")
+    page.click(".lr-reset")
+
+
+def test_the_editor_highlights_python_and_matches_brackets(runner):
+    page = runner.page
+    set_text(page, "def f(x):\n    return (x + 1)\n")
+    keyword = page.wait_for_function("""() => [...document.querySelectorAll('.lr-editor .cm-line span')]
+        .filter(s => s.textContent === 'def').map(s => getComputedStyle(s).color)[0]""",
+        polling=100).json_value()
+    site_keyword = page.evaluate("""() => { const s = document.createElement('span');
+        s.style.color = 'var(--md-code-hl-keyword-color)'; document.body.append(s);
+        const c = getComputedStyle(s).color; s.remove(); return c; }""")
+    assert keyword == site_keyword != page.evaluate("() => getComputedStyle(document.body).color")
+    focus_editor(page)
+    page.keyboard.press("Control+End")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("End")                          # just after the closing bracket
+    page.wait_for_selector(".lr-editor .cm-matchingBracket")
+    assert page.locator(".lr-editor .cm-matchingBracket").all_inner_texts() == ["(", ")"]
+    page.click(".lr-reset")
+
+
+def test_the_line_a_report_names_is_marked(runner):
+    source = CASES["forgot_max"][0]
+    lines = report_of(runner, source)
+    named = sorted({int(n) for line in lines for n in re.findall(r"\byour line (\d+)", line)})
+    assert named, "the report names no line of the file"
+    set_text(runner.page, "x = 1")
+    assert runner.page.evaluate("() => lessonRunner.runners[0].editor.marked()") == []
+    check_in_page(runner, source)
+    assert runner.page.evaluate("() => lessonRunner.runners[0].editor.marked()") == named
+    marked = runner.page.locator(".lr-editor .lr-marked").all_inner_texts()
+    assert marked == [source.splitlines()[n - 1] for n in named]
+
+
+# Every word of the reports on the page that fits in a row: the ones drawn on
+# more than one row (broken inside), and each value's left edge and width
+# against its label's and the report's.
+BROKEN_WORDS = """selector => {
+    const broken = [];
+    for (const line of document.querySelectorAll(selector)) {
+        if (!line.getClientRects().length) continue;
+        const walk = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+        for (let node; (node = walk.nextNode());) {
+            for (const word of node.textContent.matchAll(/\\S+/g)) {
+                if (word[0].length > 30) continue;          // wider than a phone's row
+                const range = document.createRange();
+                range.setStart(node, word.index);
+                range.setEnd(node, word.index + word[0].length);
+                const rows = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+                if (rows.size > 1) broken.push(word[0]);
+            }
+        }
+    }
+    return broken;
+}"""
+VALUES = """() => {
+    const code = document.querySelector('.lr-report code');
+    const style = getComputedStyle(code);
+    const inside = code.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return [...document.querySelectorAll('.lr-report .lesson-report-value')].map(value => {
+        const label = document.createRange();
+        label.setStart(value.parentNode.firstChild, value.parentNode.firstChild.textContent.search(/\\S/));
+        label.setEnd(value.parentNode.firstChild, value.parentNode.firstChild.textContent.length);
+        const l = label.getBoundingClientRect(), v = value.getBoundingClientRect();
+        return {value: value.textContent.slice(0, 30), under: v.top >= l.bottom - 1,
+                indented: v.left + parseFloat(getComputedStyle(value).paddingLeft) > l.left,
+                width: v.width / inside};
+    });
+}"""
+
+
+def test_on_a_phone_a_value_goes_under_its_label_and_no_word_breaks(runner):
+    page = runner.page
+    source = CASES["forgot_max"][0]
+    if page.text_content(".lr-report") != "\n".join(report_of(runner, source)) + "\n":
+        check_in_page(runner, source)                   # not already shown (the test before)
+    page.set_viewport_size({"width": 390, "height": 900})
+    try:
+        values = page.evaluate(VALUES)
+        assert len(values) > 4
+        for value in values:
+            assert value["under"] and value["indented"] and value["width"] > 0.95, value
+        assert page.evaluate(BROKEN_WORDS, ".lr-report code > span") == []
+        # The site's own reports, in the page's tabs: no word broken either.
+        assert page.evaluate(BROKEN_WORDS, ".lesson-report .lesson-report-line") == []
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
+    values = page.evaluate(VALUES)                      # wide: each value beside its label
+    assert not any(value["under"] for value in values)
+
+
+def test_the_solution_is_behind_a_reveal_and_passes_in_the_page(runner):
+    """The Exercises page's whole solution: closed until asked for, then pasted
+    into the editor it passes every check."""
+    page = runner.page
+    reveal = page.locator("#a-solution ~ details").first
+    assert reveal.get_attribute("open") is None and not reveal.locator("pre").is_visible()
+    reveal.locator("summary").click()
+    shown = reveal.locator("pre").inner_text()
+    solution = (ROOT / "docs" / "assets" / "solution" / FILENAME).read_text()
+    assert shown.strip() == solution.strip()
+    lines, status, _ = check_in_page(runner, solution)
+    assert lines[-1] == f"{CHECKS} passed, 0 failed" and lines[-1] in status
+    reveal.locator("summary").click()
 
 
 def test_while_python_starts_the_page_says_so(runner):
@@ -421,8 +573,13 @@ def test_the_result_is_announced_and_the_controls_are_labelled(runner):
     status = page.locator(".lr-status")
     assert status.get_attribute("role") == "status"
     assert status.get_attribute("aria-live") == "polite"
-    assert page.locator("label[for=lesson-runner-code]").count() == 1
-    assert page.get_attribute(".lr-code", "aria-describedby") == "lesson-runner-help"
+    label = page.inner_text("label#lesson-runner-label")
+    # The editor screen readers meet: CodeMirror's textbox, named by the label,
+    # described by the help above it and the keys under it.
+    box = page.get_by_role("textbox", name=label)
+    assert box.count() == 1 and "cm-content" in box.get_attribute("class")
+    described = box.get_attribute("aria-describedby").split()
+    assert [page.locator(f"#{id}").is_visible() for id in described] == [True, True]
     assert page.locator(".lr-run").inner_text() == "Run the checks"
 
 
@@ -435,7 +592,7 @@ def test_from_disk_the_page_says_how_to_check(browser, built_site):
     assert "python3 -m http.server -d site" in status
     assert f"python -m lesson check {FILENAME}" in status
     assert view.page.is_disabled(".lr-run")
-    assert view.page.input_value(".lr-code") == STARTER
+    assert text_of(view.page) == STARTER
     assert view.errors == []
     assert all(url.startswith("file:") for url in view.requests), view.requests
     view.close()
@@ -465,9 +622,31 @@ def test_built_without_npm_ci_the_site_builds_and_the_editor_says_so(browser, se
     status = view.status()
     assert "not bundled in this build" in status
     assert f"python -m lesson check {FILENAME}" in status
-    assert view.page.input_value(".lr-code") == STARTER
+    # No CodeMirror either: the textarea, where Enter keeps the indent and Tab leaves.
+    page = view.page
+    assert not (built / "assets" / "runner" / "editor.bundle.js").exists()
+    assert page.locator(".lr-editor").count() == 0 and page.input_value(".lr-code") == STARTER
+    assert page.is_visible(".lr-keys-plain") and page.locator(".lr-keys-editor").count() == 0
+    page.fill(".lr-code", "")
+    page.focus(".lr-code")
+    page.keyboard.type("def entropy(w):")
+    page.keyboard.press("Enter")
+    page.keyboard.type("return 0")
+    assert page.input_value(".lr-code") == "def entropy(w):\n    return 0"
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.className").startswith("md-button")
     assert view.errors == [] and view.outside == []
     view.close()
+
+
+def test_without_javascript_the_starter_is_in_a_textarea(browser, site, serve):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(serve(site) + "exercises.html")
+    assert page.is_visible("textarea.lr-code") and page.input_value(".lr-code") == STARTER
+    assert page.is_visible(".lr-keys-plain") and page.is_hidden(".lr-keys-editor")
+    assert "Checking in the page needs JavaScript" in page.inner_text(".lr-status")
+    context.close()
 
 
 def test_bytes_the_runtime_adds_to_the_site(site):
@@ -483,9 +662,13 @@ def test_bytes_the_runtime_adds_to_the_site(site):
           f"({sizes['pyodide.asm.wasm']:,} raw are the interpreter, "
           f"{sizes['python_stdlib.zip']:,} the standard library, {len(blobs[-1]):,} "
           f"the lesson's modules in the page)")
+    code_editor = (site / "assets" / "runner" / "editor.bundle.js").read_bytes()
+    print(f"the code editor (CodeMirror, editor.bundle.js) is {len(code_editor):,} bytes of "
+          f"them, {len(gzip.compress(code_editor, 6)):,} gzipped")
     assert set(sizes) >= {"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
                           "python_stdlib.zip", "pyodide-lock.json", "runner.js", "worker.js",
-                          "runner.css"}
+                          "runner.css", "editor.bundle.js"}
+    assert b"fetch(" not in code_editor and b"import(" not in code_editor   # nothing loaded later
     shipped = json.loads(blobs[-1])["modules"]
     assert "class Plan:" in shipped["grader/plan.py"] and "def call(" in shipped["grader/harness.py"]
     for runs_only_in_a_terminal in ("cli.py", "bench.py", "figures.py", "grader/process.py"):

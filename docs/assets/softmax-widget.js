@@ -388,16 +388,17 @@
     [["-105", "0", "105", "0"], ["0", "-105", "0", "105"]].forEach(function (a) {
       svg.append(svgElement("line", { x1: a[0], y1: a[1], x2: a[2], y2: a[3], "class": "sw-axis" }));
     });
+    function radius(w) { return 4 + 14 * Math.sqrt(w); }
     values.forEach(function (v, i) {
       var x = v[0] * scale, y = -v[1] * scale;
       var w = weights ? weights[i] : 0;
       svg.append(svgElement("line", { x1: "0", y1: "0", x2: String(x), y2: String(y),
                                       "class": "sw-value-line" }));
-      var dot = svgElement("circle", { cx: String(x), cy: String(y), r: (4 + 14 * Math.sqrt(w)).toFixed(1),
+      var dot = svgElement("circle", { cx: String(x), cy: String(y), r: radius(w).toFixed(1),
                                        "class": "sw-value-dot" + (w === 0 ? " is-zero" : "") });
       svg.append(dot);
       /* The label sits beyond the circle, on the far side from the origin. */
-      var length = Math.sqrt(x * x + y * y) || 1, r = 4 + 14 * Math.sqrt(w) + 10;
+      var length = Math.sqrt(x * x + y * y) || 1, r = radius(w) + 10;
       var label = svgElement("text", { x: (x + r * x / length).toFixed(1),
                                        y: (y + r * y / length + 5).toFixed(1),
                                        "text-anchor": "middle", "class": "sw-plot-label" });
@@ -410,8 +411,25 @@
                                       "class": "sw-output-line" }));
       svg.append(svgElement("circle", { cx: ox.toFixed(2), cy: oy.toFixed(2), r: "6",
                                         "class": "sw-output-dot" }));
-      var label = svgElement("text", { x: (ox - 8).toFixed(2), y: (oy - 9).toFixed(2),
-                                       "text-anchor": "end",
+      /* "O" goes beside its dot, square to the output line (so not on it),
+         on the side away from the nearest value, and clear of that value's
+         circle, which the output is inside when one key takes nearly all. */
+      var length = Math.sqrt(ox * ox + oy * oy);
+      var side = length > 1 ? [-oy / length, ox / length] : [1, 0];
+      var nearest = 0, best = Infinity;
+      values.forEach(function (v, i) {
+        var d = Math.pow(v[0] * scale - ox, 2) + Math.pow(-v[1] * scale - oy, 2);
+        if (d < best) { best = d; nearest = i; }
+      });
+      var near = values[nearest];
+      if ((near[0] * scale - ox) * side[0] + (-near[1] * scale - oy) * side[1] > 0) {
+        side = [-side[0], -side[1]];
+      }
+      var away = Math.max(14, radius(weights[nearest]) + 12);
+      var lx = Math.min(115, Math.max(-115, ox + away * side[0]));
+      var ly = Math.min(118, Math.max(-110, oy + away * side[1] + 5));
+      var label = svgElement("text", { x: lx.toFixed(2), y: ly.toFixed(2),
+                                       "text-anchor": "middle",
                                        "class": "sw-plot-label sw-output-label" });
       label.textContent = "O";
       svg.append(label);

@@ -45,6 +45,7 @@ RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
 MARKER = re.compile(r'<div class="lesson-runner">\s*</div>')
 FILENAME = "softmax_exercise.py"
 RUNNER = "assets/runner/"          # from the Exercises page, at the site's root
+EDITOR_BUNDLE = "editor.bundle.js"  # in RUNNER: CodeMirror, bundled by copy_pyodide.mjs
 
 
 def runtime_folder():
@@ -56,6 +57,12 @@ def runtime_folder():
     """
     here = pathlib.Path.cwd()
     return (here if (here / "mkdocs.yml").is_file() else ROOT) / RUNTIME_IN_PROJECT
+
+
+def editor_bundled(folder=None):
+    """Whether ``npm ci`` bundled the code editor (CodeMirror, ``editor.mjs``)
+    into ``editor.bundle.js``; without it the page edits in its textarea."""
+    return ((folder or runtime_folder()).parent / EDITOR_BUNDLE).is_file()
 
 
 def runtime_version(folder=None):
@@ -96,13 +103,17 @@ def page_files():
             "harness": ["grader/harness.py", HARNESS[:-3]]}
 
 
-def editor(version=None):
+def editor(version=None, code_editor=None):
     """The editor's HTML.
 
     Without JavaScript it is a textarea holding the starter; runner.js makes
-    it live.  Everything the script needs comes from its attributes and the
-    JSON of the lesson's modules.
+    it live, in CodeMirror when ``npm ci`` bundled it (``code_editor``, found
+    by default), else in the textarea.  Each way's keys are told under it.
+    Everything the script needs comes from its attributes and the JSON of
+    the lesson's modules.
     """
+    if code_editor is None:
+        code_editor = editor_bundled()
     starter = contract.STARTER.format(name=FILENAME)
     size = (sum((runtime_folder() / name).stat().st_size for name in RUNTIME_FILES)
             if version else 0)
@@ -116,18 +127,27 @@ def editor(version=None):
     credit = (f'<p class="lr-credit">Python in this page is <a href="https://pyodide.org/">'
               f"Pyodide</a> {version} (CPython compiled to WebAssembly; Mozilla Public "
               f"License 2.0), shipped with the site.</p>\n") if version else ""
+    editor_keys, editor_script = "", ""
+    if code_editor:
+        editor_keys = """<p class="lr-help lr-keys lr-keys-editor" id="lesson-runner-editor-keys" hidden>
+Enter keeps the indent, and deepens it after a colon; Tab and Shift+Tab indent
+and dedent, and Backspace removes one level. To leave the editor with the
+keyboard, press Escape, then Tab.</p>
+"""
+        editor_script = f'<script src="{RUNNER}{EDITOR_BUNDLE}"></script>\n'
     # "</" cannot end the script element early once it is written "<\/".
     sources = json.dumps(page_files()).replace("</", "<\\/")
     return f"""<div class="lesson-runner" {attributes}>
 <link rel="stylesheet" href="{RUNNER}runner.css">
-<label class="lr-label" for="lesson-runner-code">Your <code>{FILENAME}</code></label>
+<label class="lr-label" id="lesson-runner-label" for="lesson-runner-code">Your <code>{FILENAME}</code></label>
 <p class="lr-help" id="lesson-runner-help">Ctrl+Enter (&#8984;+Enter on a Mac) or the
-<em>Run the checks</em> button checks it. Indent with spaces: Enter keeps the
-indent of the line above, and Tab moves on to the buttons. Your text is kept
-in this browser until you reset it.</p>
+<em>Run the checks</em> button checks it. Your text is kept in this browser
+until you reset it.</p>
 <textarea id="lesson-runner-code" class="lr-code" rows="22" wrap="off" spellcheck="false"
- autocomplete="off" autocapitalize="off" aria-describedby="lesson-runner-help">{html.escape(starter)}</textarea>
-<div class="lr-controls">
+ autocomplete="off" autocapitalize="off" aria-describedby="lesson-runner-help lesson-runner-keys">{html.escape(starter)}</textarea>
+<p class="lr-help lr-keys lr-keys-plain" id="lesson-runner-keys">Indent with spaces: Enter keeps
+the indent of the line above, and Tab moves on to the buttons.</p>
+{editor_keys}<div class="lr-controls">
 <button type="button" class="md-button md-button--primary lr-run" disabled>Run the checks</button>
 <button type="button" class="md-button lr-reset">Reset to starter</button>
 <button type="button" class="md-button lr-save">Save as {FILENAME}</button>
@@ -138,7 +158,7 @@ JavaScript. You can still copy this code into <code>{FILENAME}</code> and run
 <progress class="lr-progress" hidden></progress>
 <pre class="lr-report" tabindex="0" aria-label="The checker's report" hidden><code></code></pre>
 {credit}<script type="application/json" class="lr-lesson">{sources}</script>
-<script src="{RUNNER}runner.js"></script>
+{editor_script}<script src="{RUNNER}runner.js"></script>
 </div>"""
 
 

@@ -12,7 +12,11 @@
    a worker with terminate().  A spare learner worker is always starting, so
    a new run does not wait for Python.
 
-   Plain JavaScript, no network: every file comes from this site. */
+   The text is edited in CodeMirror when the page loaded editor.bundle.js
+   (editor.mjs, bundled at `npm ci`), else in the page's textarea; either
+   way through the same few calls (text, setText, focus, markLines).
+
+   No network: every file comes from this site. */
 (function () {
   "use strict";
 
@@ -24,13 +28,13 @@
 
   function mount(root) {
     const $ = (selector) => root.querySelector(selector);
-    const editor = $(".lr-code");
+    const textarea = $(".lr-code");
     const runButton = $(".lr-run");
     const status = $(".lr-status");
     const progress = $(".lr-progress");
     const report = $(".lr-report");
     const filename = root.dataset.filename;
-    const starter = editor.defaultValue;
+    const starter = textarea.defaultValue;
     const storageKey = "lesson4:" + filename;
     // ?time-limit=SECONDS&seed=N in the page's address, as the CLI's --time-limit, --seed.
     const address = new URLSearchParams(location.search);
@@ -45,48 +49,78 @@
 
     try {
       const saved = localStorage.getItem(storageKey);
-      if (saved !== null) editor.value = saved;
+      if (saved !== null) textarea.value = saved;
     } catch (error) { /* storage switched off: the starter it is */ }
 
-    editor.addEventListener("input", () => {
+    // CodeMirror where the page loaded it (editor.bundle.js), else the textarea.
+    const editor = window.lessonCodeEditor ? codeEditor() : plainEditor(textarea);
+
+    function keep() {
       try {
-        if (editor.value === starter) localStorage.removeItem(storageKey);
-        else localStorage.setItem(storageKey, editor.value);
+        const text = editor.text();
+        if (text === starter) localStorage.removeItem(storageKey);
+        else localStorage.setItem(storageKey, text);
       } catch (error) { /* storage switched off or full: nothing to keep it in */ }
-    });
+    }
 
-    editor.addEventListener("keydown", (event) => {
-      if (event.key !== "Enter" || event.ctrlKey || event.metaKey || event.altKey
-          || event.shiftKey || event.isComposing) return;
-      // Enter keeps the indent of the line above, and indents after a colon.
-      const before = editor.value.slice(0, editor.selectionStart);
-      const line = before.slice(before.lastIndexOf("\n") + 1);
-      let indent = line.match(/^[ \t]*/)[0];
-      if (/:\s*$/.test(line)) indent += "    ";
-      event.preventDefault();
-      replaceSelection("\n" + indent);
-    });
+    function codeEditor() {
+      // Its keys are told under it, instead of the textarea's.
+      const keys = $(".lr-keys-editor");
+      $(".lr-keys-plain").hidden = true;
+      keys.hidden = false;
+      return window.lessonCodeEditor(textarea, {
+        onChange: () => keep(),
+        labelledBy: $(".lr-label").id,
+        describedBy: `${$(".lr-help").id} ${keys.id}`,
+      });
+    }
 
-    function replaceSelection(text) {
-      // execCommand keeps the browser's undo (Ctrl+Z) working; setRangeText is the fallback.
-      if (!document.execCommand || !document.execCommand("insertText", false, text)) {
-        editor.setRangeText(text, editor.selectionStart, editor.selectionEnd, "end");
-        editor.dispatchEvent(new Event("input"));
+    function plainEditor(area) {
+      area.addEventListener("input", () => keep());
+      area.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter" || event.ctrlKey || event.metaKey || event.altKey
+            || event.shiftKey || event.isComposing) return;
+        // Enter keeps the indent of the line above, and indents after a colon.
+        const before = area.value.slice(0, area.selectionStart);
+        const line = before.slice(before.lastIndexOf("\n") + 1);
+        let indent = line.match(/^[ \t]*/)[0];
+        if (/:\s*$/.test(line)) indent += "    ";
+        event.preventDefault();
+        replaceSelection("\n" + indent);
+      });
+
+      function replaceSelection(text) {
+        // execCommand keeps the browser's undo (Ctrl+Z) working; setRangeText is the fallback.
+        if (!document.execCommand || !document.execCommand("insertText", false, text)) {
+          area.setRangeText(text, area.selectionStart, area.selectionEnd, "end");
+          area.dispatchEvent(new Event("input"));
+        }
       }
+
+      return {
+        text: () => area.value,
+        setText(text) {
+          area.focus();
+          area.select();
+          replaceSelection(text);
+          area.setSelectionRange(0, 0);
+          area.scrollTop = 0;
+        },
+        focus: () => area.focus(),
+        markLines: () => {},          // a textarea cannot mark a line
+        marked: () => [],
+      };
     }
 
     $(".lr-reset").addEventListener("click", () => {
+      editor.setText(starter);
       editor.focus();
-      editor.select();
-      replaceSelection(starter);
-      editor.setSelectionRange(0, 0);
-      editor.scrollTop = 0;
       say("Back to the starter. Ctrl+Z (\u2318+Z on a Mac) in the editor brings your code back.");
     });
 
     $(".lr-save").addEventListener("click", () => {
       const link = document.createElement("a");
-      link.href = URL.createObjectURL(new Blob([editor.value], { type: "text/x-python" }));
+      link.href = URL.createObjectURL(new Blob([editor.text()], { type: "text/x-python" }));
       link.download = filename;
       document.body.appendChild(link);
       link.click();
@@ -277,7 +311,7 @@
       say("Checking\u2026");
       progress.hidden = false;
       try {
-        const result = await check(editor.value);
+        const result = await check(editor.text());
         const seconds = (performance.now() - began) / 1000;
         timings.runs.push(seconds);
         show(result);
@@ -350,22 +384,40 @@
       const code = report.querySelector("code");
       // The report's lines are not wrapped: the page wraps each one, and a
       // wrapped line hangs under the text after its label ("hint:     ").
+      // A label's value is a span of its own, which lesson.css puts under
+      // the label on a phone.
       code.replaceChildren(...result.lines.map((line, number) => {
         const span = document.createElement("span");
         const verdict = line.match(/^ {2}(PASS|FAIL) {2}/);
+        const hang = result.hangs[number];
         span.className = verdict ? (verdict[1] === "PASS" ? "lr-pass" : "lr-fail") : "";
-        span.style.setProperty("--hang", `${result.hangs[number]}ch`);
-        span.textContent = line + "\n";
+        span.style.setProperty("--hang", `${hang}ch`);
+        span.style.setProperty("--lead", `${line.search(/\S|$/)}ch`);
+        if (/: +$/.test(line.slice(0, hang)) && line.length > hang) {     // "got:      "
+          const value = document.createElement("span");
+          value.className = "lesson-report-value";
+          value.textContent = line.slice(hang) + "\n";
+          span.append(line.slice(0, hang), value);
+        } else {
+          span.textContent = line + "\n";
+        }
         return span;
       }));
       report.hidden = false;
+      editor.markLines(result.lines.flatMap((line) => namedLines(line)));
     }
 
     function api() {
-      return { root, timings, run: () => run() };
+      return { root, timings, editor, run: () => run() };
     }
 
     return api();
+  }
+
+  // The lines of the learner's file a report's line names: "(your line 8: ...)",
+  // "a syntax error on line 3" (lesson/grader/report.py words them).
+  function namedLines(line) {
+    return [...line.matchAll(/\b(?:your|on) line (\d+)\b/g)].map((match) => Number(match[1]));
   }
 
   const runners = [];
