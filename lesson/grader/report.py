@@ -12,6 +12,7 @@ hang(line)                                         where a wrapped line goes on
 import re
 
 from lesson.grader.contract import FUNCTIONS, TIME_LIMIT, time_limits
+from lesson.grader.links import LESSON_PARTS, SOLUTION
 
 LOAD_PROBLEMS = {
     "not_python": "{file} is not a Python file: the checker reads .py files "
@@ -197,9 +198,21 @@ def report_lines(shown_as, load, results, time_limit=TIME_LIMIT, functions=FUNCT
         lines.append(function)
         for result in own:
             lines += _result_lines(result)
+        if any(r["status"] in ("fail", "error", "timeout") for r in own):
+            lines.append(stuck_line(function))
         lines.append("")
     lines.append(closing_line(results))
     return lines
+
+
+def stuck_line(function):
+    """Where a learner whose function fails can read on, or see it done.
+
+    >>> stuck_line("entropy")
+    '  stuck? entropy is taught at in-code.html#entropy; a solution: exercises.html#a-solution'
+    """
+    return (f"  stuck? {function} is taught at {LESSON_PARTS[function]}; "
+            f"a solution: {SOLUTION}")
 
 
 def closing_line(results):

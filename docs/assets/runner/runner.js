@@ -380,6 +380,17 @@
       return JSON.parse(answer.report);
     }
 
+    // The site's addresses a report names ("in-code.html#softmax"), as links.
+    function linked(text) {
+      return text.split(/(\b[\w-]+\.html#[\w-]+)/).map((part, i) => {
+        if (i % 2 === 0) return document.createTextNode(part);
+        const link = document.createElement("a");
+        link.href = part;
+        link.textContent = part;
+        return link;
+      });
+    }
+
     function show(result) {
       const code = report.querySelector("code");
       // The report's lines are not wrapped: the page wraps each one, and a
@@ -399,7 +410,7 @@
           value.textContent = line.slice(hang) + "\n";
           span.append(line.slice(0, hang), value);
         } else {
-          span.textContent = line + "\n";
+          span.append(...linked(line + "\n"));
         }
         return span;
       }));
