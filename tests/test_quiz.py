@@ -19,7 +19,6 @@ import pytest
 import lesson
 from lesson import example, softmax
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 from lesson_docs import lesson_figures, lesson_tables, why_scaling  # the site build's own
 from page_states import screenshot
 
