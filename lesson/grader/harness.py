@@ -98,6 +98,8 @@ def read_learner(data, filename):
     1
     >>> read_learner(b"x = 1", "notes.txt")[1]["status"]
     'not_python'
+    >>> read_learner(b"# na\\x93ve\\nx = 1\\n", "mine.py")[1]["where"]
+    'line 1'
     """
     kind = os.path.splitext(filename)[1].lower()
     if kind not in (".py", ".ipynb"):
@@ -111,6 +113,11 @@ def read_learner(data, filename):
         source = _text(data)
     except (SyntaxError, UnicodeDecodeError, LookupError) as error:
         start = getattr(error, "start", None)
+        if start is None:                    # in the first two lines: tokenize gives no place
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError as bad:
+                start = bad.start
         line = data.count(b"\n", 0, start) + 1 if start is not None else None
         return None, load_record("not_text", line=line, where=_where(line, None),
                                  message=_str(error))
