@@ -443,7 +443,9 @@ class _Watch:
     """While the learner's code runs, an import of the lesson fails, and is noted.
 
     The checks grade the learner's own functions: the lesson's would pass
-    them all.  In a worker the lesson was never imported.  Where this runs
+    them all.  A learner who takes the watch off ``sys.meta_path``, or
+    imports the lesson past it, is noted too (without the sandbox the
+    installed lesson is importable; inside it, it is hidden).  In a worker the lesson was never imported.  Where this runs
     in the checker's own process (the tests, the doctests), the lesson's
     modules are set aside meanwhile; the grader's own are left alone.
     """
@@ -463,9 +465,14 @@ class _Watch:
         return self
 
     def __exit__(self, *error):
-        if self in sys.meta_path:
-            sys.meta_path.remove(self)
-        sys.modules.update(self.aside)
+        with _OwnBuiltins():
+            if self in sys.meta_path:
+                sys.meta_path.remove(self)
+            else:                        # the learner took it away, to import the lesson
+                self.used = True
+            if any(_is_lesson(name) for name in list(sys.modules)):
+                self.used = True         # imported past it (the lesson's were set aside)
+            sys.modules.update(self.aside)
 
 
 def _is_lesson(name):
