@@ -61,6 +61,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "hostile_class"
 REAPER = ROOT / "tests" / "reaper.py"
 SEED = 4242
+TIME_LIMIT = "2"          # the default: no case hangs, and a loaded machine must not time out a classmate
 HARD_CAP = 120              # seconds before a checker run counts as stopped
 HOSTILE = sorted(p.stem for p in CORPUS.glob("*.py"))
 BWRAP_ONLY = {"forge_proc_stdout", "harm_pth", "harm_grader_append", "harm_kill_checker",
@@ -159,7 +160,7 @@ class Run:
                    PYTHONDONTWRITEBYTECODE="1")
         command = [sys.executable, str(REAPER), str(self.left), "--", sys.executable, "-m",
                    "lesson", "check", flag, "--json", "--seed", str(SEED),
-                   "--time-limit", "0.3", "."]
+                   "--time-limit", TIME_LIMIT, "."]
         start = time.monotonic()
         child = subprocess.Popen(command, cwd=self.folder, env=env, stdin=subprocess.DEVNULL,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -23,8 +23,9 @@ def targets():
     return found
 
 
+found = targets()                       # once: never the checker's own parent after
 for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGKILL):
-    for pid in targets():
+    for pid in found:
         try:
             os.kill(pid, sig)
         except OSError:
