@@ -34,7 +34,11 @@ subreaper, kills what they leave, and cleans up.  So:
   through /proc/<checker>/cwd without a sandbox, as root; they are graded in
   a class of their own there, where the grades are still asserted to equal
   the grades alone (the snapshot), but the folder is not asserted unchanged
-  and harm_copy_classmate's verdict is not asserted.
+  and harm_copy_classmate's verdict is not asserted;
+- forge_lesson_by_path finds the lesson's files from its own command line
+  and runs them, with no import for the watch to see: without a sandbox it
+  passes (the lesson is on disk, readable); only its verdict in the sandbox
+  is asserted.
 - forge_watch_removed imports the installed lesson once its watch is gone,
   without a sandbox; that run's grade is asserted to say so, not to pass.
 """
@@ -283,8 +287,9 @@ def _long_line(result, mode):
     assert "private pipe" in (result["problem"] or ""), grade(result)
 
 
-def _copy(result, mode):
-    if mode == "bwrap":                    # the class folder is hidden from it
+def _no_pass_in_sandbox(result, mode):
+    """Without a sandbox it reads what it likes, with the teacher's rights."""
+    if mode == "bwrap":                    # the class folder, the lesson: hidden
         assert result["passed"] == 0, grade(result)
 
 
@@ -292,7 +297,8 @@ VERDICTS = {"forge_every_fd": _no_pass, "forge_no_import": _no_pass,
             "forge_watch_removed": _watch, "forge_isinstance": _isinstance,
             "forge_json_encoder": _no_pass, "forge_lookup_table": _lookup,
             "forge_proc_stdout": _no_pass, "harm_rewrite_classmates": _no_pass,
-            "harm_plant_lesson": _no_pass, "harm_copy_classmate": _copy,
+            "harm_plant_lesson": _no_pass, "harm_copy_classmate": _no_pass_in_sandbox,
+            "forge_lesson_by_path": _no_pass_in_sandbox,
             "harm_pth": _no_pass, "harm_grader_append": _no_pass,
             "harm_kill_checker": _no_pass, "harm_stop_checker": _no_pass,
             "harm_killer_daemon": _no_pass, "res_memory_6gib": _memory,
