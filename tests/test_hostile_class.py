@@ -118,14 +118,15 @@ def tree(folder):
 
 
 def _fingerprint():
-    """The checker's own files and site-packages: names and hashes / listings."""
+    """The checker's own files (their hashes) and site-packages' .pth files."""
     out = {}
     for path in sorted((ROOT / "lesson").rglob("*.py")):
         out[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
     places = set(site.getsitepackages()) | {site.getusersitepackages(),
                                             sysconfig.get_paths()["purelib"]}
-    for place in sorted(places):
-        out[place] = sorted(os.listdir(place)) if os.path.isdir(place) else None
+    for place in sorted(places):     # its .pth files (not all of it: pip may run meanwhile)
+        out[place] = (sorted(n for n in os.listdir(place) if n.endswith(".pth") or
+                             "hostile18" in n) if os.path.isdir(place) else None)
     return out
 
 
