@@ -24,7 +24,8 @@ its worker gets a private copy of it, never the file itself.  Where
 bubblewrap (``bwrap``) is installed, the worker runs in its sandbox
 (``sandbox_command``): its own process, IPC, host-name and network
 namespaces (no network; no signal or /proc reaches the checker or a
-classmate), a read-only system (its /dev too), the homes, the class folder and the
+classmate), no capabilities (run as root, bwrap would keep root's: enough
+to remount the system writable), a read-only system (its /dev too), the homes, the class folder and the
 lesson's own package hidden, and size-capped writable folders: the one
 holding the copy, /tmp and /dev/shm.
 Everywhere, the harness sets its limits (memory, file size, processes, no
@@ -214,7 +215,8 @@ def default_sandbox():
     found = "none"
     if sys.platform.startswith("linux") and shutil.which("bwrap"):
         try:
-            done = subprocess.run(["bwrap", "--unshare-pid", "--unshare-net", "--ro-bind",
+            done = subprocess.run(["bwrap", "--cap-drop", "ALL", "--unshare-pid",
+                                   "--unshare-net", "--ro-bind",
                                    "/", "/", "--proc", "/proc", "--dev", "/dev", "true"],
                                   capture_output=True, timeout=20)
             found = "bwrap" if done.returncode == 0 else "none"
@@ -243,7 +245,8 @@ def sandbox_command(command, hide=()):
                if p and os.path.isdir(p)}
     masked = [p for p in ["/root", "/run/user", "/var/tmp"] if os.path.isdir(p)]
     hidden = [os.path.realpath(p) for p in [LESSON_HOME, *hide] if p and os.path.isdir(p)]
-    out = ["bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net",
+    out = ["bwrap", "--cap-drop", "ALL",          # run as root, bwrap keeps root's powers
+           "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net",
            "--unshare-cgroup-try", "--die-with-parent", "--new-session",
            "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
            "--perms", "1777", "--size", str(SHM_SIZE), "--tmpfs", "/dev/shm",
