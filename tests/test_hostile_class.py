@@ -27,7 +27,8 @@ subreaper, kills what they leave, and cleans up.  So:
 
 - the cases in BWRAP_ONLY (killing or stopping the checker, a killer left
   behind, a .pth in site-packages, appending to the grader, writing to
-  the checker's stdout through /proc) are run only in the sandbox: without
+  the checker's stdout through /proc, remounting the system writable) are
+  run only in the sandbox: without
   it they would reach the checker, or the machine the tests run on;
 - the cases in HARMS_FOLDER (rewriting or deleting classmates' files,
   planting lesson.py, copying a classmate's work) do reach the class folder
@@ -69,10 +70,10 @@ TIME_LIMIT = "2"          # the default: no case hangs, and a loaded machine mus
 HARD_CAP = 120              # seconds before a checker run counts as stopped
 HOSTILE = sorted(p.stem for p in CORPUS.glob("*.py"))
 BWRAP_ONLY = {"forge_proc_stdout", "harm_pth", "harm_grader_append", "harm_kill_checker",
-              "harm_stop_checker", "harm_killer_daemon"}
+              "harm_stop_checker", "harm_killer_daemon", "harm_remount_root"}
 HARMS_FOLDER = {"harm_rewrite_classmates", "harm_plant_lesson", "harm_copy_classmate"}
 MODES = ["bwrap", "none"]
-DISK_PLACES = ["/tmp", "/var/tmp", "/dev/shm"]      # where res_disk_1gib may leave a file
+DISK_PLACES = ["/tmp", "/var/tmp", "/dev/shm", "/"]  # where res_disk_1gib, harm_remount_root write
 HAS_BWRAP = process.default_sandbox() == "bwrap"
 
 
@@ -237,6 +238,8 @@ def _cleanup():
     if RUNS.runs is not None:
         RUNS.all_done()
         shutil.rmtree(RUNS.root, ignore_errors=True)
+        for place, name, *_ in _left_on_disk() - RUNS.on_disk:     # a failure's, written anew
+            os.remove(os.path.join(place, name))
 
 
 def grade(result):
@@ -302,7 +305,7 @@ VERDICTS = {"forge_every_fd": _no_pass, "forge_no_import": _no_pass,
             "forge_lesson_by_path": _no_pass_in_sandbox,
             "harm_pth": _no_pass, "harm_grader_append": _no_pass,
             "harm_kill_checker": _no_pass, "harm_stop_checker": _no_pass,
-            "harm_killer_daemon": _no_pass, "res_memory_6gib": _memory,
+            "harm_killer_daemon": _no_pass, "harm_remount_root": _no_pass, "res_memory_6gib": _memory,
             "res_disk_1gib": _no_pass, "res_segfault": _segfault,
             "res_setsid_escape": _no_pass, "res_long_line": _long_line}
 CLASSMATES = ["./zz_ann/softmax_exercise.py", "./zz_bob.py", "./zz_cat.py", "./zz_dan.py",
