@@ -25,7 +25,8 @@ bubblewrap (``bwrap``) is installed, the worker runs in its sandbox
 (``sandbox_command``): its own process, IPC, host-name and network
 namespaces (no network; no signal or /proc reaches the checker or a
 classmate), no capabilities (run as root, bwrap would keep root's: enough
-to remount the system writable), a read-only system (its /dev too), the homes, the class folder and the
+to remount the system writable), a read-only /proc/sys (root may write
+the machine's kernel settings without any), a read-only system (its /dev too), the homes, the class folder and the
 lesson's own package hidden, and size-capped writable folders: the one
 holding the copy, /tmp and /dev/shm.
 Everywhere, the harness sets its limits (memory, file size, processes, no
@@ -249,6 +250,8 @@ def sandbox_command(command, hide=()):
            "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net",
            "--unshare-cgroup-try", "--die-with-parent", "--new-session",
            "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+           "--ro-bind-try", "/proc/sys", "/proc/sys",      # the machine's kernel settings
+           "--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger",
            "--perms", "1777", "--size", str(SHM_SIZE), "--tmpfs", "/dev/shm",
            "--remount-ro", "/dev",                 # else root fills it: RAM, no cap
            "--size", str(WORK_SIZE), "--tmpfs", "/tmp",
