@@ -27,7 +27,8 @@ subreaper, kills what they leave, and cleans up.  So:
 
 - the cases in BWRAP_ONLY (killing or stopping the checker, a killer left
   behind, a .pth in site-packages, appending to the grader, writing to
-  the checker's stdout through /proc, remounting the system writable) are
+  the checker's stdout through /proc, remounting the system writable,
+  writing /proc/sys) are
   run only in the sandbox: without
   it they would reach the checker, or the machine the tests run on;
 - the cases in HARMS_FOLDER (rewriting or deleting classmates' files,
@@ -70,7 +71,7 @@ TIME_LIMIT = "2"          # the default: no case hangs, and a loaded machine mus
 HARD_CAP = 120              # seconds before a checker run counts as stopped
 HOSTILE = sorted(p.stem for p in CORPUS.glob("*.py"))
 BWRAP_ONLY = {"forge_proc_stdout", "harm_pth", "harm_grader_append", "harm_kill_checker",
-              "harm_stop_checker", "harm_killer_daemon", "harm_remount_root"}
+              "harm_stop_checker", "harm_killer_daemon", "harm_remount_root", "harm_sysctl"}
 HARMS_FOLDER = {"harm_rewrite_classmates", "harm_plant_lesson", "harm_copy_classmate"}
 MODES = ["bwrap", "none"]
 DISK_PLACES = ["/tmp", "/var/tmp", "/dev/shm", "/"]  # where res_disk_1gib, harm_remount_root write
@@ -291,6 +292,10 @@ def _long_line(result, mode):
     assert "private pipe" in (result["problem"] or ""), grade(result)
 
 
+def _sysctl(result, mode):
+    assert result["passed"] == 0 and "writable: False" in result["stdout"], grade(result)
+
+
 def _no_pass_in_sandbox(result, mode):
     """Without a sandbox it reads what it likes, with the teacher's rights."""
     if mode == "bwrap":                    # the class folder, the lesson: hidden
@@ -305,7 +310,8 @@ VERDICTS = {"forge_every_fd": _no_pass, "forge_no_import": _no_pass,
             "forge_lesson_by_path": _no_pass_in_sandbox,
             "harm_pth": _no_pass, "harm_grader_append": _no_pass,
             "harm_kill_checker": _no_pass, "harm_stop_checker": _no_pass,
-            "harm_killer_daemon": _no_pass, "harm_remount_root": _no_pass, "res_memory_6gib": _memory,
+            "harm_killer_daemon": _no_pass, "harm_remount_root": _no_pass,
+            "harm_sysctl": _sysctl, "res_memory_6gib": _memory,
             "res_disk_1gib": _no_pass, "res_segfault": _segfault,
             "res_setsid_escape": _no_pass, "res_long_line": _long_line}
 CLASSMATES = ["./zz_ann/softmax_exercise.py", "./zz_bob.py", "./zz_cat.py", "./zz_dan.py",
