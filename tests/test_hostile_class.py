@@ -26,11 +26,10 @@ reads every file before any runs, grades a private copy, is its workers'
 subreaper, kills what they leave, and cleans up.  So:
 
 - the cases in BWRAP_ONLY (killing or stopping the checker, a killer left
-  behind, a .pth in site-packages, appending to the grader, writing to
-  the checker's stdout through /proc, remounting the system writable,
-  writing /proc/sys) are
-  run only in the sandbox: without
-  it they would reach the checker, or the machine the tests run on;
+  behind, a .pth in site-packages, appending to the grader, writing to the
+  checker's stdout through /proc, remounting the system writable, writing
+  /proc/sys) run only in the sandbox: without it they would reach the
+  checker, or the machine the tests run on (each does nothing outside it);
 - the cases in HARMS_FOLDER (rewriting or deleting classmates' files,
   planting lesson.py, copying a classmate's work) do reach the class folder
   through /proc/<checker>/cwd without a sandbox, as root; they are graded in
@@ -40,7 +39,7 @@ subreaper, kills what they leave, and cleans up.  So:
 - forge_lesson_by_path finds the lesson's files from its own command line
   and runs them, with no import for the watch to see: without a sandbox it
   passes (the lesson is on disk, readable); only its verdict in the sandbox
-  is asserted.
+  is asserted;
 - forge_watch_removed imports the installed lesson once its watch is gone,
   without a sandbox; that run's grade is asserted to say so, not to pass.
 """
