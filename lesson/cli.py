@@ -87,7 +87,8 @@ def _check(args):
         sys.stdout.reconfigure(errors="backslashreplace")
     if several and sandbox == "none":
         print(f"python -m lesson check: warning: {NO_SANDBOX}", file=sys.stderr)
-    process.become_subreaper()
+    if args.as_program:                # not when a program of its own calls main()
+        process.become_subreaper()
     hide = sorted({os.path.realpath(p if os.path.isdir(p) else os.path.dirname(p) or ".")
                    for p in args.paths})
     read = [process.snapshot(e.path, e.shown_as, folder, hide, inside)
@@ -343,9 +344,30 @@ def _build_parser():
                     "code cells run in order, IPython's %magics and !shell lines\n"
                     "skipped.",
         epilog=f"""\
-For teachers: give several files, or a folder of submissions (its .py and
-.ipynb files; folders inside it are not searched).  Each file gets its
-report, then a table: file, passed, failed, first failing check.
+For teachers: give several files, or a class folder: a .py or .ipynb file
+per student, or a folder per student (graded as that student's submission,
+named by its folder).  Anything skipped is named (a dangling link, an
+archive); a link to a file outside the folder is graded and said to be one.
+Every submission is read before the first one runs, and each is graded from
+a private copy, --jobs at a time (default: one per core); the reports come
+in the files' order, then a table: file, passed, failed, first failing
+check.  --results DIR writes each file's JSON as soon as it is graded.
+
+Five checks draw their input afresh on every run, so a file that replays
+the published answers cannot pass; the report's first line gives the seed,
+and --seed N asks the same inputs again.
+
+Trust: where bubblewrap (bwrap) is installed, each submission runs in its
+sandbox: no network, its own process namespace (no signal reaches the
+checker or a classmate), a read-only system, your home, the class folder
+and the lesson's own package hidden, and a size-capped private folder.
+Everywhere, each worker is limited in memory (--memory-limit), file size
+and processes, and nothing it says decides a verdict: the right answers and
+the judging stay in the checker.  Without bubblewrap (--no-sandbox, or not
+installed) a submission runs with your rights and could read or change your
+files: the checker warns.  No sandbox stops a student from handing in a
+copy of the published solution.  A course at scale grades on a platform,
+one container per submission: see --format and the autograder command.
 
 --format says what stdout is (default: text, the report):
   json          one JSON object: {{"checker", "time_limit", "files": [{{"file",
@@ -473,11 +495,13 @@ def main(argv=None):
     sum of weights: 1
     0
     """
+    as_program = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     if (argv[:1] == ["table"] and argv[1:2] != ["--"]
             and not {"-h", "--help"} & set(argv)):
         argv.insert(1, "--")            # so '-inf' and '-1' read as scores
     args = _build_parser().parse_args(argv)
+    args.as_program = as_program       # this process is the checker: it may adopt orphans
     try:
         if args.command == "table":
             _print_table(_parse_scores(args.scores) or example.TABLE_SCORES)

@@ -47,7 +47,7 @@ softmax_compensated(x, axis=-1)   the same along an axis, checked like softmax
 import math
 # --8<-- [end:imports]
 
-from lesson import _checks
+from lesson import _validate
 
 
 # --8<-- [start:error_free]
@@ -142,5 +142,5 @@ def softmax_compensated(x, axis=-1):
       ...
     ValueError: softmax_compensated: x is all -inf; every query needs at least one key it may see
     """
-    return _checks.along_axis("softmax_compensated", "x",
+    return _validate.along_axis("softmax_compensated", "x",
                               softmax_compensated_row, x, axis)

@@ -32,7 +32,7 @@ attention(Q, K, V, mask=None)      (O, A) for one head, checked
 import math
 # --8<-- [end:imports]
 
-from lesson import _checks
+from lesson import _validate
 from lesson.weights import softmax_row
 
 
@@ -80,8 +80,8 @@ def causal_mask(n_q, n_k):
     >>> causal_mask(3, 3)
     [[0.0, -inf, -inf], [0.0, 0.0, -inf], [0.0, 0.0, 0.0]]
     """
-    n_q = _checks.size("causal_mask", "n_q", n_q)
-    n_k = _checks.size("causal_mask", "n_k", n_k, least=1)
+    n_q = _validate.size("causal_mask", "n_q", n_q)
+    n_k = _validate.size("causal_mask", "n_k", n_k, least=1)
     return [[0.0 if j <= i else -math.inf for j in range(n_k)]
             for i in range(n_q)]
 
@@ -154,8 +154,8 @@ def attention(Q, K, V, mask=None):
 
 def _queries_and_keys(name, Q, K):
     """Check Q (one query or a matrix) and K; return (Q rows, K rows, one?)."""
-    q_shape, q_flat = _checks.array(name, "Q", Q)
-    k_shape, k_flat = _checks.array(name, "K", K)
+    q_shape, q_flat = _validate.array(name, "Q", Q)
+    k_shape, k_flat = _validate.array(name, "K", K)
     if len(q_shape) > 2:
         raise ValueError(f"{name}: Q must be one query or a matrix of "
                          f"queries, not a nested list of shape {q_shape}")
@@ -166,21 +166,21 @@ def _queries_and_keys(name, Q, K):
     if q_shape[-1] != d_k:
         raise ValueError(f"{name}: queries have d_k = {q_shape[-1]} but keys "
                          f"have d_k = {d_k}; Q and K need the same width")
-    return (_checks.rows(q_flat, d_k), _checks.rows(k_flat, d_k),
+    return (_validate.rows(q_flat, d_k), _validate.rows(k_flat, d_k),
             len(q_shape) == 1)
 
 
 def _values(name, V, n_k):
     """Check V: a matrix with one value row per key."""
-    shape, flat = _checks.array(name, "V", V)
+    shape, flat = _validate.array(name, "V", V)
     if len(shape) != 2:
         raise ValueError(f"{name}: V must be a matrix with one value per row, "
                          f"not of shape {shape}")
     if shape[0] != n_k:
-        raise ValueError(f"{name}: V has {_checks.count(shape[0], 'row')} but "
-                         f"there are {_checks.count(n_k, 'key')}; each key "
+        raise ValueError(f"{name}: V has {_validate.count(shape[0], 'row')} but "
+                         f"there are {_validate.count(n_k, 'key')}; each key "
                          f"needs one value")
-    return _checks.rows(flat, shape[1])
+    return _validate.rows(flat, shape[1])
 
 
 def _mask_rows(name, mask, n_q, n_k, one_query):
@@ -190,12 +190,12 @@ def _mask_rows(name, mask, n_q, n_k, one_query):
     """
     if mask is None:
         return [None] * n_q
-    shape, flat = _checks.array(name, "mask", mask, allow_neg_inf=True)
+    shape, flat = _validate.array(name, "mask", mask, allow_neg_inf=True)
     expected = (n_k,) if one_query else (n_q, n_k)
     if shape != expected:
         raise ValueError(f"{name}: mask has shape {shape} but the scores "
                          f"have shape {expected}")
-    return _checks.rows(flat, n_k)
+    return _validate.rows(flat, n_k)
 
 
 def _no_weights(name, i, q, K, m):
@@ -208,5 +208,5 @@ def _no_weights(name, i, q, K, m):
     if m is not None:
         scores = [s + m_j for s, m_j in zip(scores, m)]
     if max(scores) == -math.inf:
-        return f"{name}: every key of query {i} is masked; {_checks.ALL_MASKED}"
+        return f"{name}: every key of query {i} is masked; {_validate.ALL_MASKED}"
     return overflow

@@ -32,7 +32,7 @@ softmax_table(scores)      the lesson's table: score, score - max, exp, weight
 import math
 # --8<-- [end:imports]
 
-from lesson import _checks
+from lesson import _validate
 
 _USE_THE_MAX = "subtract the row maximum first, as softmax does"
 
@@ -110,7 +110,7 @@ def softmax(x, axis=-1):
             return softmax_row(x)
         except ValueError:
             pass
-    return _checks.along_axis("softmax", "x", softmax_row, x, axis)
+    return _validate.along_axis("softmax", "x", softmax_row, x, axis)
 
 
 # --8<-- [start:naive_softmax_row]
@@ -157,11 +157,11 @@ def naive_softmax(x):
       ...
     ValueError: naive_softmax: every exp() in x is 0.0, so each weight would be 0/0; subtract the row maximum first, as softmax does
     """
-    shape, flat = _checks.array("naive_softmax", "x", x, allow_neg_inf=True)
+    shape, flat = _validate.array("naive_softmax", "x", x, allow_neg_inf=True)
     weights = []
-    for line in _checks.lines(shape, len(shape) - 1):
+    for line in _validate.lines(shape, len(shape) - 1):
         weights += _naive_row(flat[line], line, shape)
-    return _checks.nest(weights, shape)
+    return _validate.nest(weights, shape)
 
 
 # --8<-- [start:sums_to_one]
@@ -196,9 +196,9 @@ def rows_normalised(W, tol=1e-9):
     >>> rows_normalised([0.3333, 0.3333, 0.3333], tol=1e-3)
     True
     """
-    shape, flat = _checks.array("rows_normalised", "W", W)
-    tol = _checks.tolerance("rows_normalised", tol)
-    return all(sums_to_one(row, tol) for row in _checks.rows(flat, shape[-1]))
+    shape, flat = _validate.array("rows_normalised", "W", W)
+    tol = _validate.tolerance("rows_normalised", tol)
+    return all(sums_to_one(row, tol) for row in _validate.rows(flat, shape[-1]))
 
 
 # --8<-- [start:entropy_row]
@@ -230,7 +230,7 @@ def entropy(w):
       ...
     ValueError: entropy: w[1] is -0.5; weights must be zero or more
     """
-    shape, flat = _checks.array("entropy", "w", w)
+    shape, flat = _validate.array("entropy", "w", w)
     if len(shape) != 1:
         raise ValueError(f"entropy: w must be one row of weights, "
                          f"not a nested list of shape {shape}")
@@ -254,12 +254,12 @@ def softmax_table(scores):
     [0.0, -0.7071, 0.4931, 0.2945]
     [-1.0, -1.7071, 0.1814, 0.1083]
     """
-    shape, flat = _checks.array("softmax_table", "scores", scores,
+    shape, flat = _validate.array("softmax_table", "scores", scores,
                                 allow_neg_inf=True)
     if len(shape) != 1:
         raise ValueError(f"softmax_table: scores must be one row, "
                          f"not a nested list of shape {shape}")
-    weights = _checks.along_axis("softmax_table", "scores", softmax_row, flat, -1)
+    weights = _validate.along_axis("softmax_table", "scores", softmax_row, flat, -1)
     top = max(flat)
     return [(s, s - top, math.exp(s - top), w) for s, w in zip(flat, weights)]
 
@@ -285,11 +285,11 @@ def _naive_row(row, line, shape):
     try:
         return naive_softmax_row(row)
     except OverflowError:
-        where = _checks.describe(line, shape, len(shape) - 1, "x")
+        where = _validate.describe(line, shape, len(shape) - 1, "x")
         raise OverflowError(f"naive_softmax: exp({max(row)}) overflows a "
                             f"float in {where}; {_USE_THE_MAX}") from None
     except ValueError:      # checked scores are finite or -inf: the sum is 0.0
-        where = _checks.describe(line, shape, len(shape) - 1, "x")
+        where = _validate.describe(line, shape, len(shape) - 1, "x")
         if all(s == -math.inf for s in row):       # no max to subtract helps here
             raise ValueError(f"naive_softmax: {where} is all -inf: no key may be "
                              f"seen, so there are no weights (softmax raises "

@@ -59,14 +59,15 @@ def pytest_collection_modifyitems(config, items):
 
 # Learners' files: graded by the checker, never imported by pytest (some have
 # syntax errors, never finish loading, call input(), exit or fork).
-collect_ignore_glob = ["exercise_samples/*", "learner_corpus/*", "hostile_class/*"]
+collect_ignore_glob = ["learner_corpus/*", "mistakes/*", "hostile_class/*"]
 
 
 class Samples:
     """The learners' files the tests grade, as one folder: ``SAMPLES / "forgot_max.py"``.
 
     The files a page shows live with the site (lesson_docs/samples, which the
-    build grades); the rest live in tests/exercise_samples.
+    build grades); the rest live in the one corpus of learners' files,
+    tests/learner_corpus.
     """
 
     def __init__(self, *folders):
@@ -79,7 +80,7 @@ class Samples:
         return self.folders[-1] / name
 
 
-SAMPLES = Samples(checker_output.SAMPLES, pathlib.Path(__file__).parent / "exercise_samples")
+SAMPLES = Samples(checker_output.SAMPLES, pathlib.Path(__file__).parent / "learner_corpus")
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ import pytest
 from lesson.grader import bundle
 from test_formats import exercism_problems, gradescope_problems, prairielearn_problems
 
-from conftest import SAMPLES      # tests/exercise_samples and the site's samples
+from conftest import SAMPLES      # tests/learner_corpus and the site's samples
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 

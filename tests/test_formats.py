@@ -23,7 +23,7 @@ from lesson.grader import contract as exercise, process as runner, report
 from lesson.cli import main
 from lesson.grader import formats
 
-from conftest import SAMPLES      # tests/exercise_samples and the site's samples
+from conftest import SAMPLES      # tests/learner_corpus and the site's samples
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FAST = 0.5                     # seconds per check for the files that hang
 

@@ -13,19 +13,15 @@ their time limit once, not once per test.  See tests/learner_corpus/README.md.
 
 import json
 import os
-import pathlib
 import re
-import signal
 import subprocess
 import sys
-import time
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "tests" / "learner_corpus"
+from corpus import CHECKER, CORPUS, HARD_CAP, Run
+
 MANIFEST = json.loads((CORPUS / "manifest.json").read_text(encoding="utf-8"))
 KEYS = MANIFEST["checks"]
 CASES = MANIFEST["cases"]
@@ -34,79 +30,9 @@ CHECK_FIELDS = {"function", "name", "input", "passed", "status", "expected", "go
                 "hint", "stdout", "stderr"}
 FILE_FIELDS = {"file", "passed", "failed", "problem", "uses_reference", "checks"}
 OUTPUT_CAP = 100_000        # characters of learner output one check may carry
-HARD_CAP = 60               # seconds before the harness gives up on a checker run
 BATCH_SECONDS_PER_FILE = 2  # the issue: a correct file is graded in <= 2 s
-REAPER = ROOT / "tests" / "reaper.py"
-# The checker under test: this repository's lesson package, unless another
-# build is named (e.g. a checkout of a branch) with LESSON_CORPUS_CHECKER=DIR.
-CHECKER = os.environ.get("LESSON_CORPUS_CHECKER", str(ROOT))
-
 
 # --- Running the checker ------------------------------------------------------
-
-class Run:
-    """One checker command line, run in its own session under tests/reaper.py,
-    which reports what is still running once the checker has ended."""
-
-    def __init__(self, label, paths, cwd, time_limit=None, human=False):
-        self.label, self.paths, self.cwd, self.human = label, list(paths), cwd, human
-        self.time_limit = time_limit
-        self.solo = False                 # timed on its own, after the others
-        self.argv = [sys.executable, "-m", "lesson", "check"]
-        self.argv += [] if human else ["--json"]
-        self.argv += [] if time_limit is None else ["--time-limit", str(time_limit)]
-        self.argv += self.paths
-        self.token = uuid.uuid4().hex
-        self.left = pathlib.Path(os.environ.get("TMPDIR", "/tmp")) / f"lesson-corpus-{self.token}.json"
-        self.stdout = self.stderr = ""
-        self.returncode = self.seconds = None
-        self.survivors, self.report, self.json_error = [], None, None
-        self.hard_capped = False
-
-    def environment(self):
-        env = dict(os.environ, PYTHONPATH=CHECKER, TERM="xterm-256color",
-                   PYTHONDONTWRITEBYTECODE="1", PYTHONIOENCODING="utf-8")
-        env.pop("PYTHONSAFEPATH", None)
-        return env
-
-    def __call__(self):
-        # The checker's own stdin stays open (a pipe nobody writes to): a
-        # learner's input() must not wait for it.
-        stdin_read, stdin_write = os.pipe()
-        start = time.monotonic()
-        process = subprocess.Popen([sys.executable, str(REAPER), str(self.left), "--"]
-                                   + self.argv, cwd=self.cwd, env=self.environment(),
-                                   stdin=stdin_read, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, start_new_session=True)
-        os.close(stdin_read)
-        try:
-            out, err = process.communicate(timeout=HARD_CAP)
-        except subprocess.TimeoutExpired:
-            self.hard_capped = True
-            os.killpg(process.pid, signal.SIGKILL)
-            out, err = process.communicate()
-        self.seconds = time.monotonic() - start
-        os.close(stdin_write)
-        self.returncode = process.returncode
-        self.stdout = out.decode("utf-8", "replace")
-        self.stderr = err.decode("utf-8", "replace")
-        self.survivors = self._leftovers()
-        if not self.human:
-            try:
-                self.report = json.loads(self.stdout)
-            except ValueError as error:
-                self.json_error = f"{error}; stdout starts {self.stdout[:600]!r}; stderr ends {self.stderr[-600:]!r}"
-        return self
-
-    def _leftovers(self):
-        """What was still running once the checker ended (the reaper killed it)."""
-        try:
-            return [tuple(each) for each in json.loads(self.left.read_text())]
-        except (FileNotFoundError, ValueError):
-            return [("?", "the reaper wrote no report: was it killed?")]
-        finally:
-            self.left.unlink(missing_ok=True)
-
 
 # --- Planning the runs ----------------------------------------------------------
 
@@ -360,3 +286,10 @@ def test_a_bad_time_limit_is_a_usage_error(limit):
     assert result.returncode == 2, result
     assert result.stdout == ""
     assert "Traceback" not in result.stderr and "time-limit" in result.stderr.strip().splitlines()[-1]
+
+
+def test_the_untouched_starter_is_the_starter_the_checker_writes():
+    """starter_untouched.py must stay exactly what `python -m lesson starter` writes."""
+    from lesson.grader.contract import STARTER
+    path = CORPUS / "starter_untouched.py"
+    assert path.read_text(encoding="utf-8") == STARTER.format(name=path.name)

@@ -34,7 +34,7 @@ from lesson.grader import contract as exercise
 from conftest import mkdocs_build
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-from conftest import SAMPLES      # tests/exercise_samples and the site's samples
+from conftest import SAMPLES      # tests/learner_corpus and the site's samples
 FILENAME = "softmax_exercise.py"
 SEED = 7                     # the same fresh inputs in the page (?seed=7) and the CLI
 STARTER = exercise.STARTER.format(name=FILENAME)
@@ -490,3 +490,20 @@ def test_bytes_the_runtime_adds_to_the_site(site):
     assert "class Plan:" in shipped["grader/plan.py"] and "def call(" in shipped["grader/harness.py"]
     for runs_only_in_a_terminal in ("cli.py", "bench.py", "figures.py", "grader/process.py"):
         assert runs_only_in_a_terminal not in shipped
+
+
+def test_the_page_names_each_typical_mistake_as_the_terminal_does(runner):
+    """The editor runs the same grader: typical mistakes (tests/mistakes/, one for
+    three of the functions; tests/test_mistakes.py grades all of them in the
+    terminal) are caught in the page, and a failing check's hint names each.
+    Every run in the page starts a fresh Python, some seconds each: three it is."""
+    from test_mistakes import MISTAKES, PHRASES
+    began = time.perf_counter()
+    chosen = ("entropy_log2", "softmax_whole_matrix_max", "rows_grand_total")
+    for name, phrase in [(n, PHRASES[n]) for n in chosen]:
+        lines = report_of(runner, (MISTAKES / f"{name}.py").read_text())
+        assert not lines[-1].endswith(" 0 failed"), (name, lines[-1])
+        assert any(line.lstrip().startswith("hint:") and phrase in line for line in lines), \
+            (name, [line for line in lines if "hint:" in line])
+    print(f"\n{len(chosen)} mistakes checked in the page in "
+          f"{time.perf_counter() - began:.1f} s")

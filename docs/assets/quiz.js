@@ -46,11 +46,13 @@
   /* --- Answer boxes ------------------------------------------------------ */
 
   /* The numbers in what a learner typed: "0.670", ".67", "0,670", "1/2",
-     "50%", "0.5 each", "[0.5, 0.5]". A lone number with a comma, "0,670", has
-     a decimal comma; inside brackets, "[1,1]", commas separate a list. */
+     "50%", "0.5 each", "[0.5, 0.5]", "0.5 and 0.5", "half". A lone number with
+     a comma, "0,670", has a decimal comma; inside brackets, "[1,1]", commas
+     separate a list. */
   function numbers(text) {
     var listed = /[\[\]]/.test(text);
-    var cleaned = text.replace(/\b(each|both|apiece)\b/gi, " ")
+    var cleaned = text.replace(/\b(each|both|apiece|and)\b/gi, " ")
+      .replace(/\b(a |one )?half\b/gi, "0.5")
       .replace(/[\[\]()]/g, " ").trim();
     if (!listed && /^[+\-\u2212]?\d*,\d+$/.test(cleaned)) {   /* 0,670: a decimal comma */
       cleaned = cleaned.replace(",", ".");
@@ -89,6 +91,7 @@
     if (lower === "") { return ["", "Type your answer first."]; }
     var hasWord = spec.words.some(function (word) { return lower.indexOf(word) >= 0; });
     if (hasWord) { return ["wrong", spec.wordsSay]; }
+    if (spec.notEach && /\b(each|both|apiece)\b/.test(lower)) { return ["wrong", spec.notEach]; }
     var xs = numbers(lower);
     if (xs.length === 0 || xs.some(isNaN)) {
       return ["wrong", "Type a number, such as 0.25."];

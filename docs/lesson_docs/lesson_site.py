@@ -17,6 +17,7 @@ Each placeholder's function lives in the module of its job:
     checker_output   checker, checker_json, checks_table, time_limits
     benchmarks       accuracy, accuracy_by_spread, speed
     api_reference    api
+    lesson_wheel     download (the learner's wheel among the site's files)
 
 To add a placeholder: write a function that returns Markdown, and add it to
 ``PLACEHOLDERS`` below.
@@ -25,7 +26,7 @@ To add a placeholder: write a function that returns Markdown, and add it to
 import re
 
 from . import (api_reference, benchmarks, checker_output, lesson_figures, lesson_tables,
-               questions, why_scaling, why_softmax, widget)
+               lesson_wheel, questions, why_scaling, why_softmax, widget)
 
 # A placeholder stands alone on its line: {{ name arg arg }}.  Its Markdown is
 # indented like the placeholder, so it can sit inside an admonition or a tab.
@@ -40,7 +41,7 @@ PLACEHOLDERS = {
     "speed": benchmarks.speed, "api": api_reference.api,
     "quiz": questions.quiz, "answer_box": questions.answer_box,
     "table_source": lesson_tables.table_source, "why_softmax": why_softmax.why_softmax,
-    "scaling": why_scaling.scaling,
+    "scaling": why_scaling.scaling, "download": lesson_wheel.download,
 }
 
 

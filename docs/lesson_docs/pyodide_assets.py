@@ -76,7 +76,7 @@ def page_modules(folder=LESSON):
     benchmarks, the figures or the terminal's process handling).
 
     >>> sorted(page_modules())[:3]
-    ['__init__.py', '_checks.py', 'compensated.py']
+    ['__init__.py', '_validate.py', 'compensated.py']
     """
     finder = modulefinder.ModuleFinder(path=[str(folder.parent)])
     script = folder / "grader" / "page.py"

@@ -287,6 +287,7 @@ def _first_weight():
     w = lesson.softmax(s)
     by_sum = divide_by_sum(s)
     unscaled = lesson.softmax([1, 0])
+    three = lesson.softmax([0.7071, 0, -1])              # the idea page's example
     exps = [math.exp(x) for x in s]
     return dict(
         label="First key's weight, to 3 decimals", answer=w[0], decimals=3,
@@ -310,7 +311,13 @@ def _first_weight():
              "0.7071 is the score itself. Turn it into a weight: exponentiate, then "
              "divide by the sum of the exps."),
             (0.5, 0.0015, "Equal weights would need equal scores; the first score is larger."),
+            (three[0], 0.00015,
+             f"{three[0]:.4f} is the first weight of the three-key example, "
+             f"softmax([0.7071, 0, −1]). This question has two keys, scoring "
+             f"0.7071 and 0: the third key's share goes back to these two."),
         ],
+        not_each="The question asks for the first key's weight alone: the two keys' "
+                 "weights are not equal, since their scores are not.",
         hint="Subtract the maximum, exponentiate both scores, divide by their sum.")
 
 
@@ -370,10 +377,14 @@ def answer_box(name):
     """A by-hand question's answer box; hidden until quiz.js makes it work."""
     spec = ANSWERS[name]()
     tolerance = 0.5 * 10 ** -spec["decimals"] if spec["decimals"] else 0.5e-4
+    percent = (100 * spec["answer"], 100 * tolerance,
+               f"That looks like a percent without its % sign. A weight is a fraction "
+               f"between 0 and 1: {spec['shown']}, which is {100 * spec['answer']:.4g}%.")
     data = {"answer": spec["answer"], "tolerance": tolerance, "shown": spec["shown"],
             "decimals": spec["decimals"], "each": spec.get("each", 1),
             "diagnoses": [{"value": v, "tolerance": t, "says": says}
-                          for v, t, says in spec["diagnoses"]],
+                          for v, t, says in spec["diagnoses"] + [percent]],
+            "notEach": spec.get("not_each", ""),
             "words": spec.get("words", ([], ""))[0], "wordsSay": spec.get("words", ([], ""))[1],
             "hint": spec["hint"]}
     box = f"answer-{name.replace('_', '-')}"

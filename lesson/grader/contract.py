@@ -226,11 +226,14 @@ def _scores(rng, n, low, high):
 
 
 def _weight_rows(rng):
+    """Two rows of three weights that sum to 1, then one that sums to 1 only
+    within 1e-9 (in floats, 0.08 + 0.57 + 0.35 is 0.9999999999999999)."""
     rows = []
     for _ in range(2):
-        p = round(rng.uniform(0.05, 0.95), 2)
-        rows.append([p, round(1 - p, 2)])
-    return rows
+        p = round(rng.uniform(0.05, 0.6), 2)
+        q = round(rng.uniform(0.05, 0.9 - p), 2)
+        rows.append([p, q, round(1 - p - q, 2)])
+    return rows + [[0.08, 0.57, 0.35]]
 
 
 def _with_a_zero(rng):

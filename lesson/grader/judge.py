@@ -18,7 +18,7 @@ import copy
 import math
 
 from lesson.grader.contract import CHECKS, TIME_LIMIT
-from lesson.grader import report
+from lesson.grader import mistakes, report
 from lesson.tables import show_value
 
 
@@ -104,9 +104,12 @@ def results(load, outcomes, time_limit=TIME_LIMIT, checks=None):
     loaded = report.load_problem_text(load, time_limit) is None
     borrowed = uses_reference(load, outcomes)
     out = []
-    for index, check in enumerate(checks or CHECKS):
+    checks = checks or CHECKS
+    for index, check in enumerate(checks):
         outcome = outcomes.get(index, {"not_run": "the checker did not reach it"})
-        result = _result(check, outcome, loaded, time_limit)
+        others = [(c, outcomes.get(i, {})) for i, c in enumerate(checks)
+                  if c.function == check.function]
+        result = _result(check, outcome, loaded, time_limit, others)
         if borrowed and result["passed"]:
             result.update(passed=False, status="fail", message=report.NOT_COUNTED)
         out.append(result)
@@ -133,7 +136,7 @@ def counts(results):
     return passed, len(results) - passed
 
 
-def _result(check, outcome, loaded, time_limit):
+def _result(check, outcome, loaded, time_limit, others=()):
     """One check's result from its outcome."""
     printed = {"stdout": outcome.get("stdout", ""), "stderr": outcome.get("stderr", "")}
     wanted = _wanted_text(check, expected(check))
@@ -158,7 +161,11 @@ def _result(check, outcome, loaded, time_limit):
         status = "pass" if ok else ("error" if "error" in outcome else "fail")
     else:
         status, message = "error", report.crash_text("garbled")
-    hint = check.hint if status not in ("pass", "not run", "missing") else None
+    hint = None
+    if status in ("fail", "error") and ("value" in outcome or "error" in outcome):
+        hint = mistakes.diagnose(check, outcome, others) or check.hint
+    elif status not in ("pass", "not run", "missing"):
+        hint = check.hint
     return result_record(check, status=status, passed=ok, expected=wanted, got=got,
                          hint=hint, message=message, **printed)
 

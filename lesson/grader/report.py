@@ -26,6 +26,7 @@ LOAD_PROBLEMS = {
                "there a loop at the top level that never ends?",
     "crashed": "Your file stopped the Python process while loading ({crash}): is "
                "there an os._exit() or exit() at the top level?",
+    "signal": "Your file crashed Python while loading: {crash}.",
     "garbled": "Your file wrote into the checker's private pipe while loading, so "
                "it could not be checked.",
     "missing": "There is no file {file}.",
@@ -34,6 +35,22 @@ LOAD_PROBLEMS = {
                 "this, with the file.",
     "unsupported": "This checker runs files on Linux and macOS only; on Windows, "
                    "run it in WSL (Windows Subsystem for Linux).",
+}
+
+# What to try, after the sentence on why a file could not be loaded.
+WHAT_TO_TRY = {
+    "syntax": "Look at that line and the one before it for a bracket or a quote left "
+              "open, or a missing colon; python -m py_compile FILE names the same place.",
+    "error": "The code at the top level of your file runs when the checker loads it: "
+             "run the file yourself (python FILE) to see the whole traceback, and keep "
+             "experiments inside a function or under if __name__ == \"__main__\":.",
+    "timeout": "Move the loop into a function, or under if __name__ == \"__main__\":, "
+               "so that loading the file only defines the four functions.",
+    "crashed": "Run the file yourself (python FILE): what stops Python there stops it "
+               "in the checker too.",
+    "not_text": "Your editor's Save As, or Save with Encoding, offers UTF-8.",
+    "not_python": "Save your four functions in a .py file, or a notebook, and check that.",
+    "not_notebook": "Open it in Jupyter and save it again, or check a .py file instead.",
 }
 
 # A notebook cell that failed, though the notebook loaded (see load_notes).
@@ -99,13 +116,15 @@ def load_problem_text(load, time_limit=TIME_LIMIT, file="Your file", problems=LO
         fields["error"] = error_text(load["error"])
     if status == "crashed":
         code = load.get("code")
-        fields["crash"] = (crash_text(code).split(": ", 1)[1] if isinstance(code, int)
-                           and code < 0 else f"exit code {code}")
+        if isinstance(code, int) and code < 0:              # a signal: no exit() did that
+            status, fields["crash"] = "signal", crash_text(code).split(": ", 1)[1]
+        else:
+            fields["crash"] = f"exit code {code}"
     fields.setdefault("where", "an unknown line")
     fields.setdefault("code", load.get("code") or "?")
     text = problems[status].format(**fields)
-    if status == "syntax" and load.get("code"):
-        text += f" ({load['code']})"
+    if status == "syntax":
+        text += f", in the line: {load['code']}" if load.get("code") else "."
     if status == "error" and load["error"]["type"] == "EOFError":
         text += ": nobody types at the checker, so input() gets nothing"
     return text
@@ -154,8 +173,14 @@ def report_lines(shown_as, load, results, time_limit=TIME_LIMIT, functions=FUNCT
     """
     lines = [f"Checking {shown_as} against lesson 4's contract", ""]
     trouble = load_problem_text(load, time_limit, file=shown_as)
-    if trouble is not None:
-        lines += [trouble, ""]
+    if trouble is not None:                      # one paragraph, then nothing ran
+        advice = REFERENCE if load.get("uses_reference") else WHAT_TO_TRY.get(load["status"])
+        lines += [trouble] + ([advice] if advice else []) + [""]
+        printed = _printed(load)
+        if printed:
+            lines += ["While loading, your file printed:"] + printed + [""]
+        return lines + [f"None of the {len(results)} checks could run: the file did "
+                        f"not load.", "", closing_line(results)]
     for note in load_notes(load, time_limit):
         lines += [f"Note: {note}", ""]
     if any(r["message"] == NOT_COUNTED for r in results) or load.get("uses_reference"):
@@ -209,22 +234,35 @@ def _field(label, text):
 
 
 def _printed(source, most=8, width=200):
-    """What the learner's code printed, labelled: a few lines a stream, each cut short."""
+    """What the learner's code printed, labelled: a few lines a stream, each cut
+    short, then exactly how many characters were not shown.
+
+    >>> for line in _printed({"stdout": "loading!" * 1000}):
+    ...     print(line)
+    printed:  loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!...
+              ... (7800 more characters not shown)
+    """
     lines = []
     for stream, label in (("stdout", "printed:"), ("stderr", "stderr:")):
-        text = _visible(source.get(stream) or "").rstrip("\n")
-        if not text:
+        text = (source.get(stream) or "").rstrip("\n")
+        more = 0
+        cut = _CUT.search(text)
+        if cut:                              # the plan kept the first characters only
+            text, more = text[:cut.start()], int(cut.group(1))
+        if not text and not more:
             continue
-        shown = [line if len(line) <= width else line[:width] + "..."
-                 for line in text.split("\n")]
-        cut = shown.pop() if shown[-1].endswith("more characters not shown)") else None
-        if len(shown) > most:
-            shown = shown[:most] + [f"... ({len(shown) - most} more lines"
-                                    f"{', and more after them' if cut else ''})"]
-        elif cut:
-            shown.append(cut)
-        lines += [f"{label if i == 0 else '':10}{line}" for i, line in enumerate(shown)]
+        pieces = text.split("\n")
+        shown = [piece[:width] for piece in pieces[:most]]
+        hidden = len(text) - sum(len(piece) for piece in shown) - (len(shown) - 1) + more
+        visible = [_visible(kept) + ("..." if len(piece) > width else "")
+                   for kept, piece in zip(shown, pieces)]
+        if hidden > 0:
+            visible.append(f"... ({hidden} more characters not shown)")
+        lines += [f"{label if i == 0 else '':10}{line}" for i, line in enumerate(visible)]
     return lines
+
+
+_CUT = re.compile(r"\n?[.]{3} [(]([0-9]+) more characters not shown[)]$")
 
 
 def _visible(text):
