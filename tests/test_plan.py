@@ -9,7 +9,7 @@ import pytest
 
 from lesson.grader import judge, page, report
 from lesson.grader.contract import CHECKS, checks_of, time_limits
-from lesson.grader.plan import HUNG, NO_RELOAD, TIME_RAN_OUT, TIME_USED, Plan
+from lesson.grader.plan import GARBLED, HUNG, NO_RELOAD, TIME_RAN_OUT, TIME_USED, Plan
 
 LIMIT = 0.5
 CHECK, LOAD, FILE = time_limits(LIMIT)
@@ -133,6 +133,23 @@ def test_a_reply_to_another_call_or_a_malformed_one_is_a_crash_never_a_pass():
         results = judge.results(plan.load, plan.outcomes, LIMIT)
         assert not any(r["passed"] for r in results), reply
         assert plan.outcomes[0]["crashed"] == "garbled"
+
+
+def test_after_a_garbled_reply_the_file_is_not_loaded_again():
+    """A forger writing into the private pipe would otherwise be loaded again
+    for each check, its forgery run 20 times (tests/hostile_class)."""
+    plan = Plan(LIMIT)
+    loads = []
+
+    def worker(step):
+        if step["do"] == "load":
+            loads.append(step)
+            return {"loaded": {"status": "ok"}, "seconds": 0.01}
+        return {"reply": "20 passed, 0 failed", "seconds": 0.01}
+    drive(plan, worker)
+    assert len(loads) == 1
+    assert plan.outcomes[0]["crashed"] == "garbled"
+    assert {o.get("not_run") for i, o in plan.outcomes.items() if i} == {GARBLED}
 
 
 def test_printed_output_is_kept_to_the_limit_and_counted():

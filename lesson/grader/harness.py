@@ -21,6 +21,7 @@ built by one function here (``load_record``, ``outcome_record``), whose
 docstring lists its keys.
 """
 
+import builtins
 import copy
 import io
 import json
@@ -36,6 +37,7 @@ _type, _repr, _str, _len = type, repr, str, len
 _encode = json.JSONEncoder().encode
 _decode_json = json.JSONDecoder().decode
 _write, _read, _exit = os.write, os.read, os._exit
+_BUILTINS = dict(builtins.__dict__)
 
 LESSON = "lesson"       # the package a learner's code may not import
 GRADER = "lesson.grader"
@@ -98,6 +100,8 @@ def read_learner(data, filename):
     1
     >>> read_learner(b"x = 1", "notes.txt")[1]["status"]
     'not_python'
+    >>> read_learner(b"# na\\x93ve\\nx = 1\\n", "mine.py")[1]["where"]
+    'line 1'
     """
     kind = os.path.splitext(filename)[1].lower()
     if kind not in (".py", ".ipynb"):
@@ -111,6 +115,11 @@ def read_learner(data, filename):
         source = _text(data)
     except (SyntaxError, UnicodeDecodeError, LookupError) as error:
         start = getattr(error, "start", None)
+        if start is None:                    # in the first two lines: tokenize gives no place
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError as bad:
+                start = bad.start
         line = data.count(b"\n", 0, start) + 1 if start is not None else None
         return None, load_record("not_text", line=line, where=_where(line, None),
                                  message=_str(error))
@@ -273,11 +282,14 @@ def call(function, args, kwargs=None):
     >>> call(lambda x: 1 / 0, [[1000, 1000]])["error"]["kinds"][:2]
     ['ZeroDivisionError', 'ArithmeticError']
     """
-    args, kwargs = copy.deepcopy(list(args)), copy.deepcopy(dict(kwargs or {}))
+    with _OwnBuiltins():
+        args, kwargs = copy.deepcopy(list(args)), copy.deepcopy(dict(kwargs or {}))
     with _Watch() as watch:
         try:
             with _ExitRaises():
-                outcome = outcome_record(value=plain(function(*args, **kwargs)))
+                value = function(*args, **kwargs)
+            with _OwnBuiltins():
+                outcome = outcome_record(value=plain(value))
         except BaseException as error:              # noqa: B036 - the learner's, reported
             outcome = outcome_record(error=error_info(error))
     if watch.used:
@@ -334,6 +346,11 @@ def error_info(error):
     >>> info["type"], info["kinds"][:3], info["where"]
     ('ZeroDivisionError', ['ZeroDivisionError', 'ArithmeticError', 'Exception'], None)
     """
+    with _OwnBuiltins():
+        return _error_info(error)
+
+
+def _error_info(error):
     kind = _type(error)
     kinds = [k.__name__ if k.__module__ == "builtins" else f"{k.__module__}.{k.__qualname__}"
              for k in _type.__dict__["__mro__"].__get__(kind)]
@@ -371,6 +388,32 @@ def _memory_limit():
     return None if limit == resource.RLIM_INFINITY else limit
 
 
+class _OwnBuiltins:
+    """While this module does its own work between the learner's code, the
+    builtins are the real ones again: a learner's ``builtins.isinstance =
+    lambda *a: True`` changes what the learner's code sees, never what is
+    reported (nor the JSON encoder's isinstance).  The learner's are put
+    back after.
+
+    >>> builtins.ascii = lambda x: "forged"
+    >>> with _OwnBuiltins():
+    ...     ascii(1)
+    '1'
+    >>> ascii(1)
+    'forged'
+    >>> builtins.ascii = _BUILTINS["ascii"]
+    """
+
+    def __enter__(self):
+        self.theirs = dict(builtins.__dict__)
+        builtins.__dict__.update(_BUILTINS)
+
+    def __exit__(self, *error):
+        for name in [n for n in builtins.__dict__ if n not in self.theirs]:
+            del builtins.__dict__[name]
+        builtins.__dict__.update(self.theirs)
+
+
 class _ExitRaises:
     """While the learner's code runs, os._exit() in this process raises SystemExit.
 
@@ -400,7 +443,9 @@ class _Watch:
     """While the learner's code runs, an import of the lesson fails, and is noted.
 
     The checks grade the learner's own functions: the lesson's would pass
-    them all.  In a worker the lesson was never imported.  Where this runs
+    them all.  A learner who takes the watch off ``sys.meta_path``, or
+    imports the lesson past it, is noted too (without the sandbox the
+    installed lesson is importable; inside it, it is hidden).  In a worker the lesson was never imported.  Where this runs
     in the checker's own process (the tests, the doctests), the lesson's
     modules are set aside meanwhile; the grader's own are left alone.
     """
@@ -420,9 +465,14 @@ class _Watch:
         return self
 
     def __exit__(self, *error):
-        if self in sys.meta_path:
-            sys.meta_path.remove(self)
-        sys.modules.update(self.aside)
+        with _OwnBuiltins():
+            if self in sys.meta_path:
+                sys.meta_path.remove(self)
+            else:                        # the learner took it away, to import the lesson
+                self.used = True
+            if any(_is_lesson(name) for name in list(sys.modules)):
+                self.used = True         # imported past it (the lesson's were set aside)
+            sys.modules.update(self.aside)
 
 
 def _is_lesson(name):
@@ -505,8 +555,10 @@ def unpack(files):
 
 def answer(module, request):
     """The reply to one request {"token", "function", "args", "kwargs"}: {"token", "outcome"}."""
-    function = getattr(module, request["function"], None)
-    if not callable(function):
+    with _OwnBuiltins():
+        function = getattr(module, request["function"], None)
+        missing = not callable(function)
+    if missing:
         outcome = outcome_record(missing=True)
     else:
         outcome = call(function, request["args"], request["kwargs"])
@@ -527,7 +579,8 @@ def serve(replies, requests):
     pending = [b""]
 
     def send(message):
-        data = (_encode(message) + "\n").encode()
+        with _OwnBuiltins():
+            data = (_encode(message) + "\n").encode()
         while data:
             data = data[_write(replies, data):]
 

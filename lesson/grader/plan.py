@@ -33,6 +33,7 @@ from lesson.grader.harness import load_record, outcome_record
 
 TIME_USED = "the file used up its {file_limit:g} s"
 NO_RELOAD = "the file did not load again after the check above stopped"
+GARBLED = "the file wrote into the checker's private pipe during the check above"
 HUNG = "{function}() did not return on '{name}' (above)"
 TIME_RAN_OUT = "stopped: the file used up its time while this check ran"
 
@@ -67,7 +68,8 @@ class Plan:
     function's other checks are not run (they would only hang again); a
     fresh worker loads the file again for the other functions.  The file
     has ``time_limits(time_limit)[2]`` seconds in all, counted as the
-    seconds its steps took.  ``load`` and ``outcomes`` hold the result.
+    seconds its steps took.  After a reply that is not one (the learner's
+    code wrote into the private pipe), no check runs again.  ``load`` and ``outcomes`` hold the result.
     """
 
     def __init__(self, time_limit=TIME_LIMIT, checks=CHECKS):
@@ -164,8 +166,8 @@ class Plan:
         elif (isinstance(reply, dict) and reply.get("token") == step["token"]
               and _well_formed_outcome(reply.get("outcome"))):
             outcome = dict(reply["outcome"], **shown)
-        else:                                       # not an answer to this call
-            self.stopping = True
+        else:                  # not an answer to this call: a forger, never loaded again
+            self.reason, self.stopping, self.given_up = GARBLED, True, True
             outcome = outcome_record(crashed="garbled", **shown)
         self.outcomes[index] = outcome
 

@@ -24,8 +24,11 @@ its worker gets a private copy of it, never the file itself.  Where
 bubblewrap (``bwrap``) is installed, the worker runs in its sandbox
 (``sandbox_command``): its own process, IPC, host-name and network
 namespaces (no network; no signal or /proc reaches the checker or a
-classmate), a read-only system, the homes, the class folder and the lesson's
-own package hidden, and a size-capped writable folder holding the copy.
+classmate), no capabilities (run as root, bwrap would keep root's: enough
+to remount the system writable), a read-only /proc/sys (root may write
+the machine's kernel settings without any), a read-only system (its /dev too), the homes, the class folder and the
+lesson's own package hidden, and size-capped writable folders: the one
+holding the copy, /tmp and /dev/shm.
 Everywhere, the harness sets its limits (memory, file size, processes, no
 core files) before any learner code runs.
 
@@ -61,6 +64,7 @@ MAX_LINE = 1 << 20              # bytes a reply may have; a longer one is garble
 MEMORY_LIMIT = 1024             # MiB of address space a worker may use
 FILE_SIZE = 64 << 20            # bytes one file a worker writes may have
 WORK_SIZE = 128 << 20           # bytes of the sandbox's writable folders, each
+SHM_SIZE = 16 << 20             # bytes of its /dev/shm (multiprocessing's semaphores)
 MOST_FILES = 200                # files of one submission copied for it
 MOST_BYTES = 16 << 20           # bytes of one submission copied for it
 SANDBOX_HOME = "/home/learner"  # the worker's home and working folder, in the sandbox
@@ -212,7 +216,8 @@ def default_sandbox():
     found = "none"
     if sys.platform.startswith("linux") and shutil.which("bwrap"):
         try:
-            done = subprocess.run(["bwrap", "--unshare-pid", "--unshare-net", "--ro-bind",
+            done = subprocess.run(["bwrap", "--cap-drop", "ALL", "--unshare-pid",
+                                   "--unshare-net", "--ro-bind",
                                    "/", "/", "--proc", "/proc", "--dev", "/dev", "true"],
                                   capture_output=True, timeout=20)
             found = "bwrap" if done.returncode == 0 else "none"
@@ -241,9 +246,14 @@ def sandbox_command(command, hide=()):
                if p and os.path.isdir(p)}
     masked = [p for p in ["/root", "/run/user", "/var/tmp"] if os.path.isdir(p)]
     hidden = [os.path.realpath(p) for p in [LESSON_HOME, *hide] if p and os.path.isdir(p)]
-    out = ["bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net",
+    out = ["bwrap", "--cap-drop", "ALL",          # run as root, bwrap keeps root's powers
+           "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net",
            "--unshare-cgroup-try", "--die-with-parent", "--new-session",
            "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+           "--ro-bind-try", "/proc/sys", "/proc/sys",      # the machine's kernel settings
+           "--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger",
+           "--perms", "1777", "--size", str(SHM_SIZE), "--tmpfs", "/dev/shm",
+           "--remount-ro", "/dev",                 # else root fills it: RAM, no cap
            "--size", str(WORK_SIZE), "--tmpfs", "/tmp",
            "--size", str(WORK_SIZE), "--tmpfs", "/home"]
     for path in masked:
@@ -286,10 +296,10 @@ class Worker:
                "TERM": os.environ.get("TERM", "dumb"), MARK: self.token}
         if sandbox == "bwrap":
             command, cwd = sandbox_command(command, submission.hide), None
-            env["HOME"] = SANDBOX_HOME
-        else:
+            env["HOME"], env["TMPDIR"] = SANDBOX_HOME, "/tmp"
+        else:                                  # its temporary files go where stop() removes them
             self.folder = cwd = tempfile.mkdtemp(prefix="lesson-check-")
-            env["HOME"] = cwd
+            env["HOME"] = env["TMPDIR"] = cwd
         try:
             with _REAPING:                     # a worker is never taken for an orphan
                 self.process = subprocess.Popen(

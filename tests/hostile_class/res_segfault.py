@@ -1,0 +1,4 @@
+# No resource limits: a segmentation fault while loading.
+import ctypes
+
+ctypes.string_at(0)
