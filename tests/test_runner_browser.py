@@ -278,7 +278,8 @@ def test_the_page_reports_what_the_cli_reports(runner, tmp_path, name):
     print(f"\n{name}: checked in the page in {seconds:.2f} s "
           f"(Python ready {runner.load_seconds:.1f} s after the page opened)")
     assert comparable(page_lines) == comparable(cli_lines)
-    assert len(verdicts(page_lines)) == CHECKS
+    loaded = not any(line.startswith("None of the") for line in page_lines)
+    assert len(verdicts(page_lines)) == (CHECKS if loaded else 0)     # not run: no verdicts
     closing = page_lines[-1]
     assert re.fullmatch(r"\d+ passed, \d+ failed", closing)
     assert closing in status                          # announced, not only shown

@@ -209,10 +209,9 @@ def stuck_line(function):
     """Where a learner whose function fails can read on, or see it done.
 
     >>> stuck_line("entropy")
-    '  stuck? entropy is taught at in-code.html#entropy; a solution: exercises.html#a-solution'
+    '  stuck? read in-code.html#entropy or see a solution at exercises.html#a-solution'
     """
-    return (f"  stuck? {function} is taught at {LESSON_PARTS[function]}; "
-            f"a solution: {SOLUTION}")
+    return f"  stuck? read {LESSON_PARTS[function]} or see a solution at {SOLUTION}"
 
 
 def closing_line(results):
