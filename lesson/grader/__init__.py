@@ -2,14 +2,20 @@
 
 One module per job:
 
-contract   the starter file, the checks as data, the time and output limits
-harness    loading and calling a learner's code (the only part that runs it;
-           it imports nothing of the lesson, and runs in a worker process or
-           in the page's learner Web Worker)
+contract   the starter file, the checks as data (fresh inputs from a seed), the limits
+harness    loading and calling a learner's code (the only part that runs it; it
+           imports nothing of the lesson, and runs in a worker process or in the
+           page's learner Web Worker)
 judge      the learner's outcomes against the lesson's own answers
+mistakes   the usual wrong answers, as data, for hints that name the mistake
 plan       what to do next, given what has happened: every rule of time, of
            checks not run, and of the file's budget
 report     the report's lines, the teacher's summary, and how lines wrap
-process    the plan carried out with worker processes, for the terminal
+links      where the site teaches each function, and its solution
+process    the plan carried out with worker processes (and bubblewrap's
+           sandbox), for the terminal
+classroom  a class's submissions: found in folders, graded side by side
 page       the plan carried out in the Exercises page (run by its judge worker)
+formats    the grading platforms' documents: Gradescope, PrairieLearn, Exercism, JUnit
+bundle     what the platforms run: Gradescope's zip, Exercism's and PrairieLearn's runners
 """
