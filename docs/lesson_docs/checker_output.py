@@ -27,6 +27,10 @@ from lesson.grader import contract, judge, process, report
 
 from .markdown_text import markdown_table
 
+# The fresh inputs of the reports a page shows, drawn from one seed: the same
+# page on every build (a learner's own runs draw a new seed each time).
+SEED = 1
+
 SAMPLES = pathlib.Path(__file__).resolve().parent / "samples"
 
 
@@ -71,7 +75,7 @@ class Grading:
                 contract.write_starter(path)
             else:
                 shutil.copy(self.samples / f"{sample}.py", path)
-            return process.run(path, shown_as="softmax_exercise.py")
+            return process.run(path, shown_as="softmax_exercise.py", seed=SEED)
 
 
 @functools.lru_cache(maxsize=None)
@@ -108,10 +112,12 @@ def checker_json(sample, name):
 
 
 def checks_table():
-    """The checks, as the checker runs them: name, call, and what passes."""
+    """The checks, as the checker runs them: name, call, and what passes.  A
+    check whose input is drawn afresh on each run shows this build's draw."""
     rows = [("check, and the call it makes", "passes when it")]
-    for check in contract.CHECKS:
-        rows.append((f"{check.name}<br>`{check.call_text()}`", judge.passes_when(check)))
+    for check in contract.checks_for(SEED):
+        fresh = "<br>(new numbers on every run)" if check.name in contract.FRESH else ""
+        rows.append((f"{check.name}<br>`{check.call_text()}`{fresh}", judge.passes_when(check)))
     return markdown_table(rows, left=2)
 
 
@@ -137,8 +143,13 @@ def report_html(lines):
     spans = []
     for line in lines:
         hang = report.hang(line)
-        spans.append(f'<span class="lesson-report-line" style="padding-left:{hang}ch;'
-                     f'text-indent:-{hang}ch">{html.escape(line)}\n</span>')
+        lead = len(line) - len(line.lstrip(" "))
+        text = html.escape(line) + "\n"
+        if re.search(r": +$", line[:hang]) and len(line) > hang:   # "got:      " and its value
+            text = (f'{html.escape(line[:hang])}<span class="lesson-report-value">'
+                    f'{html.escape(line[hang:])}\n</span>')
+        spans.append(f'<span class="lesson-report-line" style="--lead:{lead}ch;'
+                     f'padding-left:{hang}ch;text-indent:-{hang}ch">{text}</span>')
     return ('<div class="language-text highlight lesson-report"><pre><code>'
             + "".join(spans) + "</code></pre></div>")
 
