@@ -143,13 +143,8 @@ def report_html(lines):
     spans = []
     for line in lines:
         hang = report.hang(line)
-        lead = len(line) - len(line.lstrip(" "))
-        text = html.escape(line) + "\n"
-        if re.search(r": +$", line[:hang]) and len(line) > hang:   # "got:      " and its value
-            text = (f'{html.escape(line[:hang])}<span class="lesson-report-value">'
-                    f'{html.escape(line[hang:])}\n</span>')
-        spans.append(f'<span class="lesson-report-line" style="--lead:{lead}ch;'
-                     f'padding-left:{hang}ch;text-indent:-{hang}ch">{text}</span>')
+        spans.append(f'<span class="lesson-report-line" style="padding-left:{hang}ch;'
+                     f'text-indent:-{hang}ch">{html.escape(line)}\n</span>')
     return ('<div class="language-text highlight lesson-report"><pre><code>'
             + "".join(spans) + "</code></pre></div>")
 
