@@ -20,6 +20,7 @@ import textwrap
 
 from lesson import bench, example
 from lesson.grader import contract, formats, report
+from lesson.grader.classroom import printable
 from lesson.grader.process import MEMORY_LIMIT
 from lesson.tables import fmt_list, table_rows
 
@@ -229,7 +230,7 @@ def _write_documents(folder, paths, documents):
     for name, document in zip(formats.document_names(paths), documents):
         with open(os.path.join(folder, name), "w", encoding="utf-8") as file:
             file.write(document + "\n")
-        print(f"wrote {_printable(os.path.join(folder, name))}")
+        print(f"wrote {printable(os.path.join(folder, name))}")
     print()
 
 
@@ -241,16 +242,6 @@ def _print_report(result, time_limit, several):
     if several:                      # name the file on its closing line; a gap after
         lines = lines[:-1] + [f"{result['file']}: {lines[-1]}", "", ""]
     print("\n".join(_wrapped(lines)), flush=True)
-
-
-def _printable(path):
-    """A path as text any terminal or JSON reader takes: a byte that is not
-    UTF-8 (from a name made elsewhere) is shown as \\xe9.
-
-    >>> _printable("caf\\udce9.py")
-    'caf\\\\xe9.py'
-    """
-    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def _wrapped(lines):

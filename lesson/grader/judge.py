@@ -19,6 +19,7 @@ import math
 
 from lesson.grader.contract import CHECKS, TIME_LIMIT
 from lesson.grader import mistakes, report
+from lesson.grader.report import counts  # noqa: F401 - part of the judge's API
 from lesson.tables import show_value
 
 
@@ -124,16 +125,6 @@ def uses_reference(load, outcomes):
     """
     return bool(load.get("uses_reference")) or any(
         o.get("uses_reference") for o in outcomes.values())
-
-
-def counts(results):
-    """(passed, failed) over a list of results.
-
-    >>> counts([{"passed": True}, {"passed": False}, {"passed": False}])
-    (1, 2)
-    """
-    passed = sum(r["passed"] for r in results)
-    return passed, len(results) - passed
 
 
 def _result(check, outcome, loaded, time_limit, others=()):

@@ -192,7 +192,7 @@ def report_lines(shown_as, load, results, time_limit=TIME_LIMIT, functions=FUNCT
     for function in FUNCTIONS:
         own = [r for r in results if r["function"] == function]
         if function not in functions:
-            passed, failed = _counts(own)
+            passed, failed = counts(own)
             lines += [f"{function}  ({passed} passed, {failed} failed: not shown here)", ""]
             continue
         lines.append(function)
@@ -216,11 +216,16 @@ def stuck_line(function):
 
 def closing_line(results):
     """The report's last line, "N passed, M failed"."""
-    passed, failed = _counts(results)
+    passed, failed = counts(results)
     return f"{passed} passed, {failed} failed"
 
 
-def _counts(results):
+def counts(results):
+    """(passed, failed) over a list of results.
+
+    >>> counts([{"passed": True}, {"passed": False}, {"passed": False}])
+    (1, 2)
+    """
     passed = sum(r["passed"] for r in results)
     return passed, len(results) - passed
 
