@@ -104,7 +104,8 @@
     controls.append(causal, temperature, again);
     var help = element("p", { id: this.id + "-help", "class": "ax-help" },
       "Click a weight, or Tab to it and press Enter or Space, to mask that key for " +
-      "that query; again to unmask it.");
+      "that query; again to unmask it. The temperature T divides every score as well " +
+      "as \u221ad\u2096: below 1 it sharpens each row, above 1 it flattens it.");
     root.querySelector(".ax-scroll").before(controls, help);
     this.status = element("p", { "class": "ax-status", role: "status" });
     root.append(this.status);
@@ -188,7 +189,7 @@
         : self.causallyMasked(i, j) ? "masked by the causal mask" : "masked";
       button.firstChild.textContent = text;
       button.setAttribute("aria-label", (row ? text : "no weight") + ", " + state);
-      button.classList.toggle("is-masked", masked[j]);
+      button.parentNode.classList.toggle("is-masked", masked[j]);
       button.parentNode.style.setProperty("--w", w.toFixed(4));
     });
     live.sum.textContent = row ? show(sum(row.weights)) : "none";

@@ -148,5 +148,5 @@ def tries():
         f"4. **Slide the temperature.** Every score is divided by \\(T\\) as well as by "
         f"\\(\\sqrt{{d_k}}\\). At \\(T = 0.1\\), query 2 puts {fmt(cold[top], DIGITS)} "
         f"of its weight on key {top}; at \\(T = 10\\) its weights are "
-        f"`{fmt_list(hot, DIGITS)}`, close to \\(1/{len(K)}\\) each.",
+        f"`{fmt_list(hot, DIGITS)}`, flatter, towards \\(1/{len(K)}\\) each.",
     ])
