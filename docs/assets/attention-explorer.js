@@ -102,10 +102,14 @@
       self.say("Back to the first view: no mask, T = 1.");
     });
     controls.append(causal, temperature, again);
-    var help = element("p", { id: this.id + "-help", "class": "ax-help" },
+    var help = element("p", { "class": "ax-help" });
+    help.append(element("span", { id: this.id + "-help" },
       "Click a weight, or Tab to it and press Enter or Space, to mask that key for " +
-      "that query; again to unmask it. The temperature T divides every score as well " +
-      "as \u221ad\u2096: below 1 it sharpens each row, above 1 it flattens it.");
+      "that query; again to unmask it. "),
+                element("span", { id: tId + "-help" },
+      "The temperature T divides every score as well as \u221ad\u2096: below 1 it " +
+      "sharpens each row, above 1 it flattens it."));
+    this.tInput.setAttribute("aria-describedby", tId + "-help");
     root.querySelector(".ax-scroll").before(controls, help);
     this.status = element("p", { "class": "ax-status", role: "status" });
     root.append(this.status);

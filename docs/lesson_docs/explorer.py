@@ -55,7 +55,11 @@ def grid():
 
 
 def all_masked_messages():
-    """For each query, what lesson.attention raises when every key of it is masked."""
+    """For each query, what lesson.attention raises when every key of it is masked.
+
+    >>> all_masked_messages()[1]
+    'ValueError: attention: every key of query 1 is masked; every query needs at least one key it may see'
+    """
     messages = []
     for i in range(len(Q)):
         mask = [[-math.inf if row == i else 0.0 for _ in K] for row in range(len(Q))]
