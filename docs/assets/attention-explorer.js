@@ -20,7 +20,6 @@
   "use strict";
 
   var LOG_T_RANGE = 1;          /* the slider holds log10 T: T from 0.1 to 10 */
-  var DIGITS = 4;               /* the places every number shows (lesson.tables.fmt) */
 
   function element(tag, attributes, text) {
     var node = document.createElement(tag);
@@ -31,9 +30,6 @@
     return node;
   }
 
-  function show(value) { return window.lessonWidget.fmt(value, DIGITS); }
-
-  function showList(values) { return "[" + values.map(show).join(", ") + "]"; }
 
   function sum(values) { return values.reduce(function (a, b) { return a + b; }, 0); }
 
@@ -64,6 +60,9 @@
     this.K = JSON.parse(root.getAttribute("data-keys"));
     this.V = JSON.parse(root.getAttribute("data-values"));
     this.allMasked = JSON.parse(root.getAttribute("data-all-masked"));
+    var digits = JSON.parse(root.getAttribute("data-digits"));
+    /* A number as the build wrote it: lesson.tables.fmt, to the build's places. */
+    this.show = function (value) { return window.lessonWidget.fmt(value, digits); };
     this.columns = root.querySelectorAll(".ax-grid tr")[0].children.length;
     this.build();
     this.startOver();
@@ -166,7 +165,7 @@
     this.picked[i][j] = !this.picked[i][j];
     var row = this.update()[i];
     this.say("Query " + i + ", key " + j + (this.picked[i][j] ? " masked. " : " unmasked. ") +
-             (row ? "Its weights: " + row.weights.map(show).join(", ") + "."
+             (row ? "Its weights: " + row.weights.map(this.show).join(", ") + "."
                   : this.allMasked[i]));
   };
 
@@ -178,7 +177,7 @@
     });
     rows.forEach(function (row, i) { self.showRow(i, row); });
     var kept = rows.filter(Boolean);
-    this.total.textContent = show(sum(kept.map(function (row) { return sum(row.weights); })));
+    this.total.textContent = this.show(sum(kept.map(function (row) { return sum(row.weights); })));
     this.tOutput.textContent = "T = " + this.t.toFixed(2);
     this.tInput.setAttribute("aria-valuetext", "T = " + this.t.toFixed(2));
     return rows;
@@ -188,7 +187,7 @@
     var self = this, live = this.rows[i], masked = this.maskRow(i);
     live.buttons.forEach(function (button, j) {
       var w = row ? row.weights[j] : 0;
-      var text = row ? show(w) : "";
+      var text = row ? self.show(w) : "";
       var state = !masked[j] ? "not masked"
         : self.causallyMasked(i, j) ? "masked by the causal mask" : "masked";
       button.firstChild.textContent = text;
@@ -196,8 +195,8 @@
       button.parentNode.classList.toggle("is-masked", masked[j]);
       button.parentNode.style.setProperty("--w", w.toFixed(4));
     });
-    live.sum.textContent = row ? show(sum(row.weights)) : "none";
-    live.output.textContent = row ? showList(row.output) : "none";
+    live.sum.textContent = row ? this.show(sum(row.weights)) : "none";
+    live.output.textContent = row ? "[" + row.output.map(this.show).join(", ") + "]" : "none";
     live.tr.classList.toggle("has-no-weights", !row);
     if (!row && !live.policy) {
       live.policy = element("tr", { "class": "ax-policy" });

@@ -31,7 +31,7 @@ Q = [list(example.q), [1, 2], [2, 1], [-1, 2]]
 K = [list(k) for k in example.K] + [[1, 1], [-2, 1]]
 V = [list(v) for v in example.V] + [[0, -2], [-2, 0]]
 
-DIGITS = 4          # the places lesson.tables.fmt shows; the script's fmt shows as many
+DIGITS = 4          # the places every number shows; the script reads it from data-digits
 
 
 def explorer(part="grid"):
@@ -46,7 +46,8 @@ def explorer(part="grid"):
 def grid():
     """The explorer's first view: Q, K, V, the weights and outputs, a legend."""
     O, A = lesson.attention(Q, K, V)
-    data = {"queries": Q, "keys": K, "values": V, "all-masked": all_masked_messages()}
+    data = {"queries": Q, "keys": K, "values": V, "all-masked": all_masked_messages(),
+            "digits": DIGITS}
     attributes = " ".join(f'data-{name}="{html.escape(json.dumps(value), quote=True)}"'
                           for name, value in data.items())
     return (f'<div class="attention-explorer" data-explorer="attention" {attributes} '
