@@ -185,7 +185,8 @@ def _matrix():
     zeroed = math.fsum(w for i, row in enumerate(first) for j, w in enumerate(row) if j <= i)
     seen = [min(i + 1, n_k) for i in range(n_q)]   # keys 0..i
     return (
-        f"In the explorer below, the {n_q} rows of weights sum to {n_q} in all. Predict "
+        f"In the explorer below, the {n_q} rows of weights sum to "
+        f"{fmt(math.fsum(map(math.fsum, first)))} in all. Predict "
         f"first: once you tick <em>causal</em>, what will the whole matrix sum to?",
         [("1", False,
           f"Softmax normalises each query's row on its own, never the whole matrix: "
