@@ -22,7 +22,7 @@ from lesson import example, softmax
 from lesson_docs import lesson_figures, lesson_tables, why_scaling  # the site build's own
 from page_states import screenshot
 
-QUIZ_PAGES = {"index": ["temperature", "double", "shift", "tiny"], "check": ["rows", "mask"],
+QUIZ_PAGES = {"index": ["temperature", "double", "shift", "tiny", "matrix"], "check": ["rows", "mask"],
               "why-softmax": ["divide", "argmax"], "why-scaling": ["scaling"]}
 ANSWER_PAGE = "by-hand"
 
@@ -64,7 +64,7 @@ def test_questions_cover_what_the_issue_asks(built_site):
     legends = " ".join(re.findall(r"<legend>(.+?)</legend>",
                                   "".join(page(built_site, n) for n in QUIZ_PAGES)))
     for idea in ["across every query", "Add 5", "by 2", "[2, \u2212100]", "mask",
-                 "T \u2192 0", "\u221ad<sub>k</sub>"]:
+                 "T \u2192 0", "\u221ad<sub>k</sub>", "<em>causal</em>"]:
         assert idea in legends, idea
 
 

@@ -10,6 +10,7 @@ Each placeholder's function lives in the module of its job:
 
     lesson_tables    table, worked_example, table_source
     widget           widget
+    explorer         explorer (the attention-matrix explorer)
     lesson_figures   figure
     questions        quiz, answer_box
     why_softmax      why_softmax
@@ -25,8 +26,8 @@ To add a placeholder: write a function that returns Markdown, and add it to
 
 import re
 
-from . import (api_reference, benchmarks, checker_output, lesson_figures, lesson_tables,
-               lesson_wheel, questions, why_scaling, why_softmax, widget)
+from . import (api_reference, benchmarks, checker_output, explorer, lesson_figures,
+               lesson_tables, lesson_wheel, questions, why_scaling, why_softmax, widget)
 
 # A placeholder stands alone on its line: {{ name arg arg }}.  Its Markdown is
 # indented like the placeholder, so it can sit inside an admonition or a tab.
@@ -42,6 +43,7 @@ PLACEHOLDERS = {
     "quiz": questions.quiz, "answer_box": questions.answer_box,
     "table_source": lesson_tables.table_source, "why_softmax": why_softmax.why_softmax,
     "scaling": why_scaling.scaling, "download": lesson_wheel.download,
+    "explorer": explorer.explorer,
 }
 
 

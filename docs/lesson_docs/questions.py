@@ -19,6 +19,7 @@ import lesson
 from lesson import example
 from lesson.tables import fmt
 
+from . import explorer
 from .markdown_text import listed, shown_scores, weights_listed
 from .why_scaling import scaling_experiment
 from .why_softmax import divide_by_sum
@@ -174,6 +175,36 @@ def _mask():
         f"{listed(masked_out)}. Zeroed after: {weights_listed(zeroed)}, output {listed(zeroed_out)}.")
 
 
+def _matrix():
+    Q, K, V = explorer.Q, explorer.K, explorer.V
+    n_q, n_k = len(Q), len(K)
+    _, A = lesson.attention(Q, K, V, mask=lesson.causal_mask(n_q, n_k))
+    rows = ", ".join(fmt(math.fsum(row), 12) for row in A)
+    total = fmt(math.fsum(map(math.fsum, A)))
+    _, first = lesson.attention(Q, K, V)           # the first view, no mask
+    zeroed = math.fsum(w for i, row in enumerate(first) for j, w in enumerate(row) if j <= i)
+    seen = [min(i + 1, n_k) for i in range(n_q)]   # keys 0..i
+    return (
+        f"In the explorer below, the {n_q} rows of weights sum to "
+        f"{fmt(math.fsum(map(math.fsum, first)))} in all. Predict "
+        f"first: once you tick <em>causal</em>, what will the whole matrix sum to?",
+        [("1", False,
+          f"Softmax normalises each query's row on its own, never the whole matrix: "
+          f"every row sums to 1, so {n_q} rows sum to {total}, with a mask or without."),
+         (f"{sum(seen)}: one for each key a query may still see", False,
+          f"That counts the cells the mask leaves, {' + '.join(map(str, seen))}. Each "
+          f"weight is less than 1; it is each row of them that sums to 1."),
+         (f"{total}, as before: one for each query", True,
+          f"Every query may still see key 0, and the mask goes in before softmax, so the "
+          f"keys a row may still see share all of its weight. The rows sum to {rows}: "
+          f"{total} in all."),
+         (f"Less than {n_q}: the masked keys' weights are gone", False,
+          f"That is what zeroing weights after softmax would do: the first view's "
+          f"weights of the keys a query may see sum to {fmt(zeroed)}. A mask of "
+          f"\u2212\u221e goes in before softmax, and the keys left share the whole row.")],
+        f"With the causal mask the rows sum to {rows}: {total} in all, one for each query.")
+
+
 def _divide():
     s = shown_scores()
     naive = divide_by_sum(s)
@@ -246,7 +277,7 @@ def _scaling():
 
 
 QUIZZES = {"rows": _rows, "shift": _shift, "double": _double, "tiny": _tiny,
-           "temperature": _temperature, "mask": _mask, "divide": _divide,
+           "temperature": _temperature, "mask": _mask, "matrix": _matrix, "divide": _divide,
            "argmax": _argmax, "scaling": _scaling}
 LETTERS = "ABCDEFGH"
 
