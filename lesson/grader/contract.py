@@ -373,8 +373,8 @@ def show(value):
     return repr(value).replace("e-0", "e-")        # 1e-7, as the lesson writes it
 
 
-STABILITY = ("exp() of a large score overflows: subtract the row maximum "
-             "before exponentiating")
+STABILITY = ("exp(1000) overflows; with the row maximum subtracted first, the "
+             "largest exponential is exp(0) = 1")
 
 CHECKS = [
     Check("softmax", "lesson's first weight", ([0.7071, 0],), "3dp",
@@ -383,23 +383,23 @@ CHECKS = [
           "each weight is exp(score - max) / sum of exp(score - max)"),
     Check("softmax", "large scores", ([1000, 1000],), "weights", STABILITY),
     Check("softmax", "very negative scores", ([-1000, -1000, -1001],), "weights",
-          "exp(-1000) underflows to 0 and 0/0 is nan: subtract the row maximum "
-          "first, so the largest exponential is exp(0) = 1"),
+          "exp(-1000) underflows to 0; with the row maximum subtracted first, the "
+          "largest exponential is exp(0) = 1 and the sum is never 0"),
     Check("softmax", "-inf gets weight 0", ([1.0, NEG_INF, 0.5],), "weights",
-          "exp(-inf) is 0, so a masked key gets weight exactly 0; subtract the "
-          "maximum of the row, which is finite when any key is visible"),
+          "exp(-inf) is 0, so a masked key gets weight exactly 0; the row's "
+          "maximum is finite when any key is visible"),
     Check("softmax", "all -inf row raises", ([[0.0, 1.0], [NEG_INF, NEG_INF]],), "raises",
-          "a row that is all -inf has no key to give weight to: raise "
-          "ValueError instead of returning nan"),
+          "a row that is all -inf has no key to give weight to: softmax raises "
+          "ValueError for it"),
     Check("softmax", "two queries: four weights sum to 2",
           ([[0.7071, 0.0], [0.0, 0.7071]],), "sums",
           "normalise each row on its own: every row sums to 1, so two rows sum to 2",
           total=2.0),
     Check("softmax", "each row of a matrix", ([[0.7071, 0.0], [3.0, -2.0]],), "weights",
-          "with axis=-1, take the maximum and the sum of each row separately"),
+          "with axis=-1, each row has its own maximum and its own sum"),
     Check("softmax", "axis=0 normalises columns", ([[1, 2], [3, 4]],), "weights",
-          "axis=0 runs down each column: subtract each column's maximum and "
-          "divide by each column's sum", kwargs={"axis": 0}),
+          "axis=0 runs down each column: each column has its own maximum and "
+          "its own sum", kwargs={"axis": 0}),
     Check("naive_softmax", "agrees on small scores", ([0.7071, 0],), "weights",
           "exp(x) / sum(exp(x)), with no subtraction"),
     Check("naive_softmax", "fails on [1000, 1000]", ([1000, 1000],), "fails",
@@ -417,18 +417,18 @@ CHECKS = [
                    "0.8, though each column sums to 1 and all nine weights to 3"),
     Check("rows_normalised", "a flat list is one row", ([0.125, 0.375, 0.5],),
           "value", "a flat list is a single row: these three weights sum to 1"),
-    # 1e-8 short of 1 (a row over 1 would let sum - 1 <= tol, without abs, say False)
+    # 1e-8 short of 1, so that sum - 1 <= tol without abs() says True
     Check("rows_normalised", "outside tol is false", ([0.5, 0.5 - 1e-8],),
           "value", "compare abs(sum - 1) <= tol, with the default tol=1e-9"),
     Check("rows_normalised", "inside a looser tol", ([0.5, 0.5 + 1e-8],), "value",
           "the call gives tol=1e-7: compare abs(sum - 1) <= tol with it",
           kwargs={"tol": 1e-7}),
     Check("entropy", "one-hot is 0", ([1.0, 0.0, 0.0],), "weights",
-          "0 * ln 0 counts as 0: skip zero weights instead of taking log(0)"),
+          "0 * ln 0 counts as 0, so a zero weight adds nothing, and 1 * ln 1 is 0"),
     Check("entropy", "uniform over 4 is ln 4", ([0.25, 0.25, 0.25, 0.25],), "weights",
           "entropy is -sum(w * ln w), with the natural log"),
     Check("entropy", "a zero weight adds nothing", ([0.5, 0.5, 0.0],), "weights",
-          "0 * ln 0 counts as 0: skip zero weights instead of taking log(0)"),
+          "0 * ln 0 counts as 0, so a zero weight adds nothing to -sum(w * ln w)"),
 ]
 
 

@@ -305,7 +305,8 @@ MISTAKES = [
     # softmax: the shift
     Mistake("softmax_no_max", "softmax", _each_row(lambda row: _shifted(row, 0.0)),
             "you exponentiate the scores as they are", ROW_MAX + ", so the largest "
-            "exponential is exp(0) = 1 and exp(1000) cannot overflow"),
+            "exponential is exp(0) = 1: exp(1000) cannot overflow, nor every "
+            "exp(-1000) underflow to 0"),
     Mistake("softmax_minus_min", "softmax", _each_row(lambda row: _shifted(row, min(row))),
             "you subtract the row's minimum", "subtract its maximum, so the largest "
             "exponential is exp(0) = 1 and none can overflow"),
