@@ -6,8 +6,10 @@ names it.  When a check fails, ``diagnose`` works out what every mistake of
 that function returns on each of the function's checks, and names a mistake
 only if it explains every answer the function gave (both passed, or both
 gave the same answer); two or three that do are named together, "either …
-or …".  When none does, no mistake is named: a ``Sign`` says what the value
-itself shows ("your row sums to 3, not 1"), and the check's own hint follows.
+or …".  When none does, no mistake is named: a sign in the value itself may
+name its cause (float32, rounding, a generator, the wrong exception), or a
+fact says what the value shows ("your row sums to 3, not 1") before the
+check's own hint.
 
     >>> from lesson.grader.contract import check_named, right_answer
     >>> check = check_named("uniform over 4 is ln 4")
