@@ -18,7 +18,7 @@ import warnings
 import pytest
 
 from lesson.grader import contract, harness, judge
-from lesson.grader.mistakes import MISTAKES as USUAL, SIGNS
+from lesson.grader.mistakes import MISTAKES as USUAL, SIGNS, diagnose
 
 MISTAKES = pathlib.Path(__file__).parent / "mistakes"
 SEED = 11
@@ -125,3 +125,37 @@ def test_a_hint_names_mistakes_alike_in_one_sentence(graded):
 
 # file -> words the page's hint must hold (tests/test_runner_browser.py)
 PHRASES = {path.stem: WORDS[made(path.stem)] for path in MISTAKES.glob("*.py")}
+
+
+def test_every_mistake_answers_every_check_of_its_function():
+    """A mistake gives an answer, fails as its code would, or has no say:
+    never a crash of its own, whatever the fresh inputs."""
+    for seed in (1, 2, 3, SEED):
+        for check in contract.checks_for(seed):
+            for mistake in (m for m in USUAL if m.function == check.function):
+                for answer in mistake.answers:
+                    outcome = mistake.outcome(check, answer)
+                    assert outcome is None or set(outcome) <= {"value", "error"}
+
+
+ODD = [[], [[]], [[1.0], 0.5], [[0.5, 0.5], [1.0]], [True, False], 10 ** 400, [10 ** 400],
+       [[[0.5]]], -1.0, float("nan"), [float("inf"), 0.0], {"other": "str", "repr": "'x'"},
+       [{"other": "Decimal", "repr": "Decimal('1')"}], 1, "text"]
+ODD_ERRORS = [{"type": "X"}, {"type": "TypeError", "kinds": ["TypeError"], "message": None},
+              {"type": "E", "kinds": "ValueError"}]
+
+
+@pytest.mark.parametrize("check", contract.CHECKS, ids=lambda c: f"{c.function}: {c.name}")
+def test_a_hint_is_a_sentence_or_none_whatever_came_back(check):
+    """Whatever a learner's function returns or raises, judging and diagnosing
+    it never fails."""
+    right = contract.right_answer(check)
+    outcomes = [{"value": v} for v in ODD] + [{"error": e} for e in ODD_ERRORS]
+    for outcome in outcomes:
+        others = [(c, outcome, contract.right_answer(c)) for c in contract.CHECKS
+                  if c.function == check.function]
+        said = diagnose(check, outcome, right, others)
+        assert said is None or isinstance(said, str), (outcome, said)
+        if "value" in outcome:
+            passed, got, wanted = judge.judge(check, outcome, right)
+            assert isinstance(got, str) and isinstance(wanted, str)

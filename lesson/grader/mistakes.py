@@ -25,7 +25,7 @@ import re
 import struct
 
 import lesson
-from lesson.grader.contract import (KINDS, NEG_INF, STARTER, matches, numbers,
+from lesson.grader.contract import (KINDS, NEG_INF, REL_TOL, STARTER, matches, numbers,
                                     raised_one_of, rounded, shape,
                                     digits_to_differ)
 from lesson.tables import show_value
@@ -446,8 +446,7 @@ MISTAKES = [
 # --- What an answer shows by itself ----------------------------------------------------
 
 # Signs that name their cause, each proved by the answer alone.
-WRONG_ERROR = ("you raise {type}: a row with no key to see must raise ValueError "
-               "(or a subclass of it)")
+WRONG_ERROR = "you raise {type}, where the check wants {wanted}"
 NOT_A_PARAMETER = ("the call gives {name}=..., and {name} is not among your "
                    "parameters: write def {signature}:")
 FLOAT32 = ("your numbers are float32, which keeps about 7 significant digits ({got} "
@@ -458,7 +457,7 @@ ROUNDED = ("your numbers are the right ones rounded to {places} decimals: return
 NOT_NUMBERS = "{function}() returned {got}, not {wanted}"
 GENERATOR = ("a generator, which computes nothing until it is read: return a list "
              "([... for ...] or list(...))")
-SIGNS = {"wrong_error_type": "must raise ValueError (or a subclass of it)",
+SIGNS = {"wrong_error_type": ", where the check wants ",
          "not_a_parameter": "is not among your parameters",
          "float32": "float32, which keeps about 7 significant digits",
          "rounded": "rounded to",
@@ -555,7 +554,7 @@ def _sign(check, outcome, right):
     """A sign that names its cause; else what the value shows, then the check's
     hint; else None."""
     if "error" in outcome:
-        return _error_sign(check, outcome["error"])
+        return _error_sign(check, outcome["error"], right)
     got = outcome.get("value")
     if got is None:
         return None                                 # not done yet: the report says so
@@ -563,17 +562,21 @@ def _sign(check, outcome, right):
         said = sign(check, got, right)
         if said:
             return said
-    fact = FACTS[check.kind](check, got, right)
+    fact = _fact(check, got, right)
     return f"{fact}; {check.hint}" if fact else None
 
 
-def _error_sign(check, error):
-    unknown = re.search(r"unexpected keyword argument '(\w+)'", error.get("message", ""))
-    if "TypeError" in (error.get("kinds") or []) and unknown and check.kwargs:
+def _error_sign(check, error, right):
+    """No parameter for a keyword the call gives; or an exception the check
+    does not take, where it wants one."""
+    unknown = re.search(r"unexpected keyword argument '(\w+)'", str(error.get("message")))
+    if raised_one_of(error, ("TypeError",)) and unknown and check.kwargs:
         return NOT_A_PARAMETER.format(name=unknown.group(1),
                                       signature=SIGNATURES[check.function])
-    if KINDS[check.kind].errors == ("ValueError",) and not KINDS[check.kind].accepts(error):
-        return WRONG_ERROR.format(type=error.get("type", "an exception"))
+    kind = KINDS[check.kind]
+    if kind.errors and not kind.accepts(error):
+        return WRONG_ERROR.format(type=error.get("type", "an exception"),
+                                  wanted=kind.wanted(right)) + f"; {check.hint}"
     return None
 
 
@@ -606,7 +609,7 @@ def _float32(check, got, right):
                for v, w in zip(values, wanted)):
         return None
     g, w = next(((g, w) for g, w in zip(values, wanted) if g != w), (values[0], wanted[0]))
-    return FLOAT32.format(got=f"{g:.9g}", right=f"{w:.9g}", tol=1e-9)
+    return FLOAT32.format(got=f"{g:.9g}", right=f"{w:.9g}", tol=REL_TOL)
 
 
 def _is_float32(value):
@@ -629,10 +632,13 @@ def _rounded(check, got, right):
     return None
 
 
-# What a wrong value shows, by the kind of check: a sentence, or None.
-def _weights_fact(check, got, right):
+def _fact(check, got, right):
+    """What a wrong value shows, in a sentence, or None.  Where the call must
+    fail (no right answer) the report's "got" says it all."""
+    if isinstance(right, bool):
+        return None if isinstance(got, bool) else f"you returned {_show(got)}, not True or False"
     values = numbers(got)
-    if values is None or numbers(right) is None:
+    if not values or right is None:
         return None
     if any(math.isnan(v) for v in values):
         return "your answer holds nan (from 0/0, inf/inf or inf - inf)"
@@ -648,10 +654,16 @@ def _weights_fact(check, got, right):
 
 def _rows_fact(check, got, right):
     """Rows (or, with axis=0, columns) that do not sum to 1, or are all the same."""
-    matrix = isinstance(got[0], list)
-    lines = _transpose(got) if matrix and check.kwargs.get("axis") == 0 else \
-        got if matrix else [got]
-    noun = "column" if matrix and check.kwargs.get("axis") == 0 else "row"
+    form = shape(got)
+    if not isinstance(form, list):
+        return None                                 # one number, where weights belong
+    if form == [0] * len(form):
+        lines, noun = [got], "row"
+    elif form == [form[0]] * len(form) and form[0] and form[0] == [0] * len(form[0]):
+        columns = check.kwargs.get("axis") == 0
+        lines, noun = (_transpose(got), "column") if columns else (got, "row")
+    else:
+        return None                                 # ragged, or deeper than a matrix
     low = min(v for line in lines for v in line)
     if low < 0:
         return f"a weight of {low:.4g} is below 0, and exp() never is"
@@ -677,18 +689,3 @@ def _described(value):
     return f"{len(value)} numbers" if isinstance(value, list) else "one number"
 
 
-def _value_fact(check, got, right):
-    return None if isinstance(got, bool) else f"you returned {_show(got)}, not True or False"
-
-
-def _raises_fact(check, got, right):
-    return f"a row with every key masked came back as {_show(got)}"
-
-
-def _fails_fact(check, got, right):
-    values = numbers(got)
-    return f"{check.function}() returned {_show(got)}, all finite" if values else None
-
-
-FACTS = {"weights": _weights_fact, "3dp": _weights_fact, "sums": _weights_fact,
-         "value": _value_fact, "raises": _raises_fact, "fails": _fails_fact}
