@@ -23,6 +23,7 @@ import copy
 import math
 import re
 import struct
+import weakref
 
 import lesson
 from lesson.grader.contract import (KINDS, NEG_INF, REL_TOL, STARTER, matches, numbers,
@@ -31,6 +32,7 @@ from lesson.grader.contract import (KINDS, NEG_INF, REL_TOL, STARTER, matches, n
 from lesson.tables import show_value
 
 MOST_NAMED = 3          # more mistakes than this explain the answers: name none
+_WORKED_OUT = weakref.WeakKeyDictionary()     # check -> {a mistake's answer: its outcome}
 
 
 class NoSay(Exception):
@@ -292,7 +294,15 @@ class Mistake:
     def outcome(self, check, answer):
         """What ``answer`` (one of the mistake's ways of writing it) gives on a
         check, as the harness records a learner's outcome: {"value": ...} or
-        {"error": {"type", "kinds"}}; None where the mistake has no say."""
+        {"error": {"type", "kinds"}}; None where the mistake has no say.
+        Worked out once per check, while the check lives."""
+        seen = _WORKED_OUT.setdefault(check, {})
+        if answer not in seen:
+            seen[answer] = self._outcome(check, answer)
+        return seen[answer]
+
+    @staticmethod
+    def _outcome(check, answer):
         try:
             return {"value": answer(*copy.deepcopy(check.args), **check.kwargs)}
         except NoSay:
