@@ -291,7 +291,7 @@ FAILING = "an OverflowError or other ArithmeticError, a ValueError, or inf/nan"
 KINDS = {
     # the same numbers as the lesson's function, to REL_TOL
     "weights": Kind(_lesson_answer, matches, show_value,
-                    lambda right: f"returns {show_value(right)}, within {REL_TOL:g}",
+                    lambda right: f"returns {show_value(right)}, within {show(REL_TOL)}",
                     shown=_show_weights),
     # the same numbers to 3 decimals (the lesson's own answers)
     "3dp": Kind(lambda check: rounded(_lesson_answer(check), 3), _same_to_3dp,

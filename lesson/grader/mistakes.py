@@ -27,7 +27,7 @@ import weakref
 
 import lesson
 from lesson.grader.contract import (KINDS, NEG_INF, REL_TOL, STARTER, matches, numbers,
-                                    raised_one_of, rounded, shape,
+                                    raised_one_of, rounded, shape, show,
                                     digits_to_differ)
 from lesson.tables import show_value
 
@@ -460,7 +460,7 @@ WRONG_ERROR = "you raise {type}, where the check wants {wanted}"
 NOT_A_PARAMETER = ("the call gives {name}=..., and {name} is not among your "
                    "parameters: write def {signature}:")
 FLOAT32 = ("your numbers are float32, which keeps about 7 significant digits ({got} "
-           "for {right}): the checks want {tol:g}, so compute in float64, NumPy's "
+           "for {right}): the checks want {tol}, so compute in float64, NumPy's "
            "default (leave out dtype=np.float32)")
 ROUNDED = ("your numbers are the right ones rounded to {places} decimals: return them "
            "as computed, and round only to print")
@@ -619,7 +619,7 @@ def _float32(check, got, right):
                for v, w in zip(values, wanted)):
         return None
     g, w = next(((g, w) for g, w in zip(values, wanted) if g != w), (values[0], wanted[0]))
-    return FLOAT32.format(got=f"{g:.9g}", right=f"{w:.9g}", tol=REL_TOL)
+    return FLOAT32.format(got=f"{g:.9g}", right=f"{w:.9g}", tol=show(REL_TOL))
 
 
 def _is_float32(value):
