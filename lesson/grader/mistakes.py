@@ -338,8 +338,8 @@ MISTAKES = [
             "with keepdims=True, as the sum"),
     Mistake("softmax_keepdims_forgotten", "softmax", _keepdims_forgotten,
             "you take the row maxima and sums without keepdims=True",
-            "without it, a matrix's row maxima line up with its columns; "
-            "write x.max(axis=axis, keepdims=True) and the same for the sum"),
+            "without it, a matrix's row maxima line up with its columns: "
+            "write x.max(axis=axis, keepdims=True), and the same for the sum"),
     # softmax: the exponentials and their sum
     Mistake("softmax_no_exp", "softmax", (_each_row(_no_exp), _each_row(_no_exp_unmasked)),
             "your weights are the scores divided by their sum",
