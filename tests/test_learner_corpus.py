@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from corpus import CHECKER, CORPUS, HARD_CAP, Run
+from test_mistakes import named_in
 
 MANIFEST = json.loads((CORPUS / "manifest.json").read_text(encoding="utf-8"))
 KEYS = MANIFEST["checks"]
@@ -191,6 +192,19 @@ def test_failures_show_what_differs(results, case):
             assert str(check["expected"]) != str(check["got"]), check
         for stream in ("stdout", "stderr"):
             assert len(check[stream] or "") <= OUTPUT_CAP, f"{check['name']}: {stream} not capped"
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if not c.get("folder")], ids=ids)
+def test_hints_name_only_the_mistakes_the_file_makes(results, case):
+    """A hint names a usual mistake only when the answers prove it (issue 25):
+    the ones the case's file makes ("mistakes"), or those its answers cannot
+    be told from; a file that makes none is named none."""
+    run, result = file_result(results, case)
+    said = [c["hint"] for c in result["checks"] if not c["passed"]]
+    named = set().union(*map(named_in, said))
+    assert named == set(case.get("mistakes", [])), said
+    if case["category"] == "correct":
+        assert not any(c["hint"] for c in result["checks"]), result["checks"]
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.get("stdout") or c.get("stderr")], ids=ids)

@@ -1,73 +1,161 @@
-"""Each typical mistake is caught, and its hint names it (tests/mistakes/).
+"""Each usual mistake is caught, and its hint names it (tests/mistakes/).
 
-The checker compares what came back with what each usual mistake would give
-(lesson/grader/mistakes.py).  Every file in tests/mistakes/ makes one mistake;
-for each, some failing check's hint must hold the phrase below, and no hint
-may name another mistake's phrase.  The page's editor runs the same grader:
-tests/test_runner_browser.py checks these files there too.
+Every file in tests/mistakes/ is right in three of the four functions and
+makes one usual mistake in the fourth.  The checker names a mistake only
+when it explains every answer the function gave (lesson/grader/mistakes.py),
+so each file's hints must name its own mistake, and, where its answers are
+those of other mistakes too (``TOLD_APART_BY_NONE``), those as well, in one
+"either ... or ..." sentence; no hint may name any other.  The files are
+graded in this process, by the checker's own harness and judge, so the
+module stays quick; the page's editor runs the same grader
+(tests/test_runner_browser.py checks three of these files there).
 """
 
-import json
 import pathlib
-import subprocess
 import sys
+import warnings
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from lesson.grader import contract, harness, judge
+from lesson.grader.mistakes import MISTAKES as USUAL, SIGNS, diagnose
+
 MISTAKES = pathlib.Path(__file__).parent / "mistakes"
 SEED = 11
 
-# file -> words the hint of a failing check must hold
-PHRASES = {
-    "entropy_no_minus": "the minus sign",
-    "entropy_over_ln_n": "divides by ln n",
-    "entropy_log2": "log base 2",
-    "entropy_log10": "log base 10",
-    "softmax_masks_with_1e9": "masking with -1e9",
-    "softmax_raises_runtimeerror": "you raise RuntimeError",
-    "softmax_zerodivision_on_masked_row": "you raise ZeroDivisionError",
-    "softmax_scales_by_sqrt_n": "sqrt(n)",
-    "softmax_whole_matrix_max": "whole matrix's maximum",
-    "softmax_whole_matrix_sum": "whole matrix's sum",
-    "softmax_no_exp": "exponentiate each score first",
-    "softmax_ignores_axis": "with axis=0 you normalised each row",
-    "softmax_minus_min": "the row's minimum",
-    "softmax_nan_when_masked": "instead of returning nan",
-    "naive_subtracts_max": "it subtracts the maximum",
-    "rows_flat_as_rows_of_one": "rows of one weight",
-    "rows_bool_per_row": "a bool per row",
-    "rows_grand_total": "with the number of rows",
-    "rows_exact_equal_one": "exactly (== 1)",
-    "rows_fixed_tolerance": "fixed tolerance",
-}
+# Files not named after their mistake (a mistake's name, or a sign's).
+MADE = {"softmax_nan_when_masked": "softmax_masked_row_unguarded",
+        "softmax_zerodivision_on_masked_row": "softmax_masked_row_unguarded",
+        "softmax_raises_runtimeerror": "wrong_error_type",
+        "softmax_float32": "float32", "softmax_rounded": "rounded",
+        "naive_generator": "not_numbers", "softmax_no_axis_parameter": "not_a_parameter"}
+
+# Mistakes whose answers are the same on every check: a hint names them all.
+TOLD_APART_BY_NONE = [
+    {"softmax_minus_min", "softmax_minus_mean"},         # both nan only beside a -inf
+    {"softmax_whole_matrix_max", "softmax_max_down_columns", "softmax_keepdims_forgotten"},
+    {"naive_subtracts_max", "naive_falls_back"},
+    {"rows_grand_total", "rows_first_row_only"},
+    {"rows_no_abs", "rows_loose_fixed_tolerance", "rows_allclose"},
+]
+
+WORDS = {mistake.name: mistake.what for mistake in USUAL} | SIGNS
 
 
-def hints(entry):
-    """The hints of the failing checks of one file's result."""
-    return [c["hint"] or "" for c in entry["checks"] if not c["passed"]]
+def named_in(hint):
+    """The mistakes (and signs with a cause) a hint names, by their words."""
+    return {name for name, words in WORDS.items() if words in (hint or "")}
+
+
+def alike(name):
+    """The mistake and those whose answers it cannot be told from."""
+    return next((group for group in TOLD_APART_BY_NONE if name in group), {name})
+
+
+def made(stem):
+    return MADE.get(stem, stem)
+
+
+def grade_here(path, seed=SEED):
+    """One file's results, graded in this process as a worker and the judge do."""
+    import numpy
+    checks = contract.checks_for(seed)
+    saved = sys.argv[:], sys.path[:], numpy.geterr(), set(sys.modules)
+    with warnings.catch_warnings():
+        return _grade_here(path, checks, saved)
+
+
+def _grade_here(path, checks, saved):
+    import numpy
+    try:
+        warnings.simplefilter("ignore")           # NumPy's, which a worker sends to stderr
+        module, load = harness.load_file(str(path))
+        outcomes = {}
+        for index, check in enumerate(checks):
+            function = getattr(module, check.function, None)
+            outcomes[index] = (harness.call(function, check.args, check.kwargs)
+                               if callable(function) else {"missing": True})
+    finally:
+        sys.argv[:], sys.path[:] = saved[0], saved[1]
+        numpy.seterr(**saved[2])
+        for name in set(sys.modules) - saved[3]:
+            if name.split(".")[0] != "numpy":
+                del sys.modules[name]
+    return judge.results(load, outcomes, checks=checks)
 
 
 @pytest.fixture(scope="module")
 def graded():
-    """Every mistake, graded in one run of the checker: {file stem: result}."""
-    done = subprocess.run([sys.executable, "-m", "lesson", "check", "--json", "--seed",
-                           str(SEED), str(MISTAKES)], capture_output=True, text=True,
-                          timeout=120, cwd=ROOT)
-    files = json.loads(done.stdout)["files"]
-    return {pathlib.Path(f["file"]).stem: f for f in files}
+    """{file stem: its results}, for every file in tests/mistakes."""
+    return {path.stem: grade_here(path) for path in sorted(MISTAKES.glob("*.py"))}
 
 
-def test_the_corpus_and_the_phrases_name_the_same_mistakes(graded):
-    assert set(graded) == set(PHRASES) == {p.stem for p in MISTAKES.glob("*.py")}
+def hints(results):
+    """The hints of the failing checks of one file's results."""
+    return [r["hint"] or "" for r in results if not r["passed"]]
 
 
-@pytest.mark.parametrize("name", sorted(PHRASES))
-def test_each_mistake_is_caught_and_its_hint_names_it(graded, name):
-    entry = graded[name]
-    assert entry["failed"] > 0, f"{name} passed every check"
-    said = hints(entry)
-    assert any(PHRASES[name] in hint for hint in said), said
-    others = [p for n, p in PHRASES.items() if n != name and PHRASES[name] not in p]
-    for hint in said:                       # never a diagnosis the value does not show
-        assert not [p for p in others if p in hint and p not in PHRASES[name]], (hint, name)
+def test_every_usual_mistake_has_a_file():
+    stems = {made(path.stem) for path in MISTAKES.glob("*.py")}
+    assert {m.name for m in USUAL} | set(SIGNS) <= stems
+    assert len(stems) >= 40
+
+
+def test_no_mistakes_words_hold_anothers():
+    for name, words in WORDS.items():
+        assert named_in(words) == {name}, (name, named_in(words))
+
+
+@pytest.mark.parametrize("stem", sorted(p.stem for p in MISTAKES.glob("*.py")))
+def test_each_mistake_is_caught_and_its_hint_names_it(graded, stem):
+    said = hints(graded[stem])
+    assert said, f"{stem} passed every check"
+    named = set().union(*map(named_in, said))
+    wanted = alike(made(stem))
+    assert named == wanted, (stem, said)                  # its own, and those alike
+    for hint in said:
+        assert named_in(hint) in ({made(stem)}, wanted, set()), hint
+
+
+def test_a_hint_names_mistakes_alike_in_one_sentence(graded):
+    said = hints(graded["naive_falls_back"])
+    assert said[0].startswith("your answers fit two mistakes: either naive_softmax")
+    assert "; or naive_softmax falls back" in said[0]
+
+
+# file -> words the page's hint must hold (tests/test_runner_browser.py)
+PHRASES = {path.stem: WORDS[made(path.stem)] for path in MISTAKES.glob("*.py")}
+
+
+def test_every_mistake_answers_every_check_of_its_function():
+    """A mistake gives an answer, fails as its code would, or has no say:
+    never a crash of its own, whatever the fresh inputs."""
+    for seed in (1, 2, 3, SEED):
+        for check in contract.checks_for(seed):
+            for mistake in (m for m in USUAL if m.function == check.function):
+                for answer in mistake.answers:
+                    outcome = mistake.outcome(check, answer)
+                    assert outcome is None or set(outcome) <= {"value", "error"}
+
+
+ODD = [[], [[]], [[1.0], 0.5], [[0.5, 0.5], [1.0]], [True, False], 10 ** 400, [10 ** 400],
+       [[[0.5]]], -1.0, float("nan"), [float("inf"), 0.0], {"other": "str", "repr": "'x'"},
+       [{"other": "Decimal", "repr": "Decimal('1')"}], 1, "text"]
+ODD_ERRORS = [{"type": "X"}, {"type": "TypeError", "kinds": ["TypeError"], "message": None},
+              {"type": "E", "kinds": "ValueError"}]
+
+
+@pytest.mark.parametrize("check", contract.CHECKS, ids=lambda c: f"{c.function}: {c.name}")
+def test_a_hint_is_a_sentence_or_none_whatever_came_back(check):
+    """Whatever a learner's function returns or raises, judging and diagnosing
+    it never fails."""
+    right = contract.right_answer(check)
+    outcomes = [{"value": v} for v in ODD] + [{"error": e} for e in ODD_ERRORS]
+    for outcome in outcomes:
+        others = [(c, outcome, contract.right_answer(c)) for c in contract.CHECKS
+                  if c.function == check.function]
+        said = diagnose(check, outcome, right, others)
+        assert said is None or isinstance(said, str), (outcome, said)
+        if "value" in outcome:
+            passed, got, wanted = judge.judge(check, outcome, right)
+            assert isinstance(got, str) and isinstance(wanted, str)

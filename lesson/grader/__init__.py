@@ -2,12 +2,13 @@
 
 One module per job:
 
-contract   the starter file, the checks as data (fresh inputs from a seed), the limits
+contract   the starter file, the checks as data (fresh inputs from a seed), each kind
+           of check's right answer, pass rule and wanted text, the limits
 harness    loading and calling a learner's code (the only part that runs it; it
            imports nothing of the lesson, and runs in a worker process or in the
            page's learner Web Worker)
 judge      the learner's outcomes against the lesson's own answers
-mistakes   the usual wrong answers, as data, for hints that name the mistake
+mistakes   the usual wrong answers, named in a hint only when the answers prove them
 plan       what to do next, given what has happened: every rule of time, of
            checks not run, and of the file's budget
 report     the report's lines, the teacher's summary, and how lines wrap

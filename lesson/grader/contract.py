@@ -1,21 +1,34 @@
 """The exercise's contract: the starter file, the checks as data, the limits.
 
-Nothing here runs a learner's code or judges an answer.  The checks say
-what to call and what kind of answer is right; ``lesson.grader.judge``
-works out the right answers from the lesson's own functions.
+Nothing here runs a learner's code.  Each check says what to call and its
+kind; each kind (``KINDS``) says, once for the judge and the mistakes
+alike, how its right answer comes from the lesson's own functions, what
+answer passes, and how the right answer is shown.
 
     >>> check = check_named("large scores")
     >>> check.function, check.call_text(), check.kind
     ('softmax', 'softmax([1000, 1000])', 'weights')
+    >>> right = right_answer(check)
+    >>> right, KINDS["weights"].passes([0.5, 0.5 + 1e-12], right)
+    ([0.5, 0.5], True)
+
+Numbers are the same when ``math.isclose`` says so at ``REL_TOL`` (with
+``ABS_TOL`` near 0): float64 gives about 16 digits, so 1e-9 forgives the
+order of a sum, not an answer computed in float32, whose ~7 digits fail.
 """
 
+import copy
 import math
 import os
 import random
 
+import lesson
+from lesson.tables import show_value
+
 FUNCTIONS = ("softmax", "naive_softmax", "rows_normalised", "entropy")
 SOURCE_KINDS = (".py", ".ipynb")    # what the checker reads: Python files, notebooks
 NEG_INF = -math.inf
+REL_TOL, ABS_TOL = 1e-9, 1e-12      # "the same number", for every check and mistake
 
 # Seconds one check may take.  Every check's input has at most four numbers:
 # a right answer takes microseconds, and a slow machine under load still
@@ -110,27 +123,223 @@ def time_limits(time_limit=TIME_LIMIT):
     return time_limit, load, max(5 * time_limit + 4, load + time_limit)
 
 
+# --- What each kind of check wants ---------------------------------------------------
+
+def numbers(value):
+    """The numbers of a nested list, as floats, or None if it holds anything
+    else (a bool, a string, None, the {"other": ...} of a generator).
+
+    >>> numbers([[1, 2.5], [10 ** 400]]), numbers([0.5, "0.5"]), numbers(True)
+    ([1.0, 2.5, inf], None, None)
+    """
+    if _is_number(value):
+        return [_as_float(value)]
+    if not isinstance(value, list):
+        return None
+    out = []
+    for item in value:
+        inner = numbers(item)
+        if inner is None:
+            return None
+        out += inner
+    return out
+
+
+def matches(got, want):
+    """Is ``got`` the answer ``want``: bools exactly, numbers to REL_TOL
+    (ABS_TOL near 0; nan only as nan), lists item by item, of one shape?
+
+    >>> matches([0.5, 1e-13], [0.5 + 1e-12, 0.0]), matches(1, True), matches(math.nan, math.nan)
+    (True, False, True)
+    """
+    if isinstance(want, bool) or isinstance(got, bool):
+        return type(got) is bool and got == want
+    if isinstance(want, list):
+        return (isinstance(got, list) and len(got) == len(want)
+                and all(matches(g, w) for g, w in zip(got, want)))
+    if not (_is_number(got) and _is_number(want)):
+        return False
+    got, want = _as_float(got), _as_float(want)
+    if math.isnan(want) or math.isnan(got):
+        return math.isnan(want) and math.isnan(got)
+    return math.isclose(got, want, rel_tol=REL_TOL, abs_tol=ABS_TOL)
+
+
+def shape(value):
+    """A nested list's shape, as nested lists of 0s: [[0, 0], [0, 0]] for 2 x 2."""
+    return [shape(v) for v in value] if isinstance(value, list) else 0
+
+
+def rounded(value, places):
+    """Every number of a nested list rounded to ``places`` decimals."""
+    if isinstance(value, list):
+        return [rounded(v, places) for v in value]
+    return round(value, places)
+
+
+def raised_one_of(error, names):
+    """Was the error one of ``names`` (built-in exceptions), by its class chain?
+
+    >>> raised_one_of({"type": "Masked", "kinds": ["mine.Masked", "ValueError"]},
+    ...               ("ValueError",))
+    True
+    """
+    kinds = error.get("kinds")
+    return isinstance(kinds, list) and any(name in kinds for name in names)
+
+
+def digits_to_differ(got, right, digits=6):
+    """The fewest significant digits (at least ``digits``) at which each
+    number of ``got`` that is not the same as ``right``'s shows different.
+
+    >>> digits_to_differ([0.179910034], [0.17991004])
+    8
+    """
+    pairs = [(got, right)]
+    flat_got, flat_right = numbers(got), numbers(right)
+    if flat_got and flat_right and len(flat_got) == len(flat_right):
+        pairs = [(g, r) for g, r in zip(flat_got, flat_right) if not matches(g, r)]
+    while digits < 17 and any(show_value(g, digits) == show_value(r, digits)
+                              for g, r in pairs):
+        digits += 1
+    return digits
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _as_float(number):
+    try:
+        return float(number)
+    except OverflowError:                   # an int too large for a float
+        return math.inf if number > 0 else -math.inf
+
+
+def _lesson_answer(check):
+    """What the lesson's own function returns on the check's input (on a copy)."""
+    return getattr(lesson, check.function)(*copy.deepcopy(check.args), **check.kwargs)
+
+
+def _must_fail(check):
+    return None
+
+
+def _same_to_3dp(got, right):
+    return (numbers(got) is not None and shape(got) == shape(right)
+            and rounded(got, 3) == right)
+
+
+def _fails_loudly(got, right):
+    values = numbers(got)                   # inf or nan is failing loudly too
+    return bool(values) and not all(math.isfinite(v) for v in values)
+
+
+def _adds_up(got, right):
+    values = numbers(got)
+    return bool(values) and matches(math.fsum(values), right)
+
+
+def _show_weights(got, right, passed):
+    if passed or numbers(got) is None:
+        return show_value(got), show_value(right)
+    digits = digits_to_differ(got, right)
+    return show_value(got, digits), show_value(right, digits)
+
+
+def _show_3dp(got, right, passed):
+    shown = show_value(got, 3, fixed=True) if numbers(got) is not None else show_value(got)
+    return shown, show_value(right, 3, fixed=True)
+
+
+def _show_sum(got, right, passed):
+    values, wanted = numbers(got), f"weights summing to {right:g}"
+    if not values:
+        return show_value(got), wanted
+    total = math.fsum(values)
+    digits = digits_to_differ([total], [right])
+    return f"{show_value(got, digits)} (sum {total:.{digits}g})", wanted
+
+
+class Kind:
+    """What one kind of check wants, read by the judge and the mistakes alike.
+
+    right(check)             the right answer, by the lesson's own function
+                             (None where the call must fail)
+    passes(got, right)       is a returned value right?
+    errors                   the exceptions that pass, by built-in class name
+    wanted(right)            the right answer, as the report shows it
+    says(right)              what passes, in words, for the table of checks
+    returns                  what the function should return, in words
+    shown(got, right, passed)  (got, wanted) as the report shows them, with
+                             enough digits that a wrong answer looks wrong
+    """
+
+    def __init__(self, right, passes, wanted, says, errors=(), shown=None,
+                 returns="a list of numbers"):
+        self.right, self.passes, self.wanted, self.says = right, passes, wanted, says
+        self.errors, self.returns = errors, returns
+        self.shown = shown or (lambda got, right, passed: (show_value(got), wanted(right)))
+
+    def accepts(self, error):
+        """Does raising ``error`` (the harness's record of it) pass?"""
+        return raised_one_of(error, self.errors)
+
+
+FAILING = "an OverflowError or other ArithmeticError, a ValueError, or inf/nan"
+
+KINDS = {
+    # the same numbers as the lesson's function, to REL_TOL
+    "weights": Kind(_lesson_answer, matches, show_value,
+                    lambda right: f"returns {show_value(right)}, within {show(REL_TOL)}",
+                    shown=_show_weights),
+    # the same numbers to 3 decimals (the lesson's own answers)
+    "3dp": Kind(lambda check: rounded(_lesson_answer(check), 3), _same_to_3dp,
+                lambda right: show_value(right, 3, fixed=True),
+                lambda right: f"returns {show_value(right, 3, fixed=True)} to 3 decimals",
+                shown=_show_3dp),
+    # the same True or False as the lesson's function (a real bool)
+    "value": Kind(_lesson_answer, matches, show_value, lambda right: f"returns {right}",
+                  returns="True or False"),
+    # a ValueError, or a subclass of it, as the lesson's function raises
+    "raises": Kind(_must_fail, lambda got, right: False, lambda right: "ValueError",
+                   lambda right: "raises ValueError (or a subclass of it)",
+                   errors=("ValueError",)),
+    # failing loudly: an ArithmeticError or ValueError, or a result with inf or nan
+    "fails": Kind(_must_fail, _fails_loudly, lambda right: FAILING,
+                  lambda right: ("raises an ArithmeticError (such as OverflowError) or a "
+                                 "ValueError, or returns inf or nan"),
+                  errors=("ArithmeticError", "ValueError")),
+    # numbers that add up to the check's ``total``
+    "sums": Kind(lambda check: check.total, _adds_up,
+                 lambda right: f"weights summing to {right:g}",
+                 lambda right: f"returns weights that add up to {right:g}", shown=_show_sum),
+}
+
+
+def right_answer(check):
+    """The check's right answer, by its kind's rule (None where it must fail).
+
+    >>> right_answer(check_named("lesson's first weight")), right_answer(CHECKS[5])
+    ([0.67, 0.33], None)
+    """
+    return KINDS[check.kind].right(check)
+
+
 # --- The checks ---------------------------------------------------------------
 
 class Check:
     """One call of a learner's function, and the kind of answer that is right.
 
-    ``kind`` is one of:
-      "weights"  the same numbers as the lesson's function, to 1e-9
-      "3dp"      the same numbers to 3 decimals (the lesson's own answers)
-      "value"    the same True/False as the lesson's function
-      "raises"   a ValueError (or a subclass), as the lesson's function raises
-      "fails"    an ArithmeticError or ValueError, or a result holding inf or nan
-      "sums"     numbers that add up to ``total``
+    ``kind`` names its entry in KINDS, which says what answer is right;
+    ``hint`` is what to do when it fails and no usual mistake explains why.
 
     >>> check_named("axis=0 normalises columns").call_text()
     'softmax([[1, 2], [3, 4]], axis=0)'
     """
 
-    KINDS = ("weights", "3dp", "value", "raises", "fails", "sums")
-
     def __init__(self, function, name, args, kind, hint, kwargs=None, total=None):
-        if function not in FUNCTIONS or kind not in self.KINDS:
+        if function not in FUNCTIONS or kind not in KINDS:
             raise ValueError(f"Check: unknown function {function!r} or kind {kind!r}")
         self.function, self.name, self.args = function, name, args
         self.kwargs = kwargs or {}
@@ -164,8 +373,8 @@ def show(value):
     return repr(value).replace("e-0", "e-")        # 1e-7, as the lesson writes it
 
 
-STABILITY = ("exp() of a large score overflows: subtract the row maximum "
-             "before exponentiating")
+STABILITY = ("exp(1000) overflows; with the row maximum subtracted first, the "
+             "largest exponential is exp(0) = 1")
 
 CHECKS = [
     Check("softmax", "lesson's first weight", ([0.7071, 0],), "3dp",
@@ -174,47 +383,52 @@ CHECKS = [
           "each weight is exp(score - max) / sum of exp(score - max)"),
     Check("softmax", "large scores", ([1000, 1000],), "weights", STABILITY),
     Check("softmax", "very negative scores", ([-1000, -1000, -1001],), "weights",
-          "exp(-1000) underflows to 0 and 0/0 is nan: subtract the row maximum "
-          "first, so the largest exponential is exp(0) = 1"),
+          "exp(-1000) underflows to 0; with the row maximum subtracted first, the "
+          "largest exponential is exp(0) = 1 and the sum is never 0"),
     Check("softmax", "-inf gets weight 0", ([1.0, NEG_INF, 0.5],), "weights",
-          "exp(-inf) is 0, so a masked key gets weight exactly 0; subtract the "
-          "maximum of the row, which is finite when any key is visible"),
+          "exp(-inf) is 0, so a masked key gets weight exactly 0; the row's "
+          "maximum is finite when any key is visible"),
     Check("softmax", "all -inf row raises", ([[0.0, 1.0], [NEG_INF, NEG_INF]],), "raises",
-          "a row that is all -inf has no key to give weight to: raise "
-          "ValueError instead of returning nan"),
+          "a row that is all -inf has no key to give weight to: softmax raises "
+          "ValueError for it"),
     Check("softmax", "two queries: four weights sum to 2",
           ([[0.7071, 0.0], [0.0, 0.7071]],), "sums",
           "normalise each row on its own: every row sums to 1, so two rows sum to 2",
           total=2.0),
     Check("softmax", "each row of a matrix", ([[0.7071, 0.0], [3.0, -2.0]],), "weights",
-          "with axis=-1, take the maximum and the sum of each row separately"),
+          "with axis=-1, each row has its own maximum and its own sum"),
     Check("softmax", "axis=0 normalises columns", ([[1, 2], [3, 4]],), "weights",
-          "axis=0 runs down each column: subtract each column's maximum and "
-          "divide by each column's sum", kwargs={"axis": 0}),
+          "axis=0 runs down each column: each column has its own maximum and "
+          "its own sum", kwargs={"axis": 0}),
     Check("naive_softmax", "agrees on small scores", ([0.7071, 0],), "weights",
           "exp(x) / sum(exp(x)), with no subtraction"),
     Check("naive_softmax", "fails on [1000, 1000]", ([1000, 1000],), "fails",
-          "naive_softmax must NOT subtract the maximum: it exists to show "
-          "exp(1000) overflowing"),
+          "naive_softmax exists to show exp(1000) overflowing: with no subtraction "
+          "and nothing caught, it fails here"),
     Check("naive_softmax", "fails on [-1000, -1000]", ([-1000, -1000],), "fails",
           "without the subtraction, exp(-1000) underflows to 0 and the sum is 0"),
     Check("rows_normalised", "true for softmax rows", ([[0.25, 0.75], [0.5, 0.5]],),
           "value", "sum each row (math.fsum) and compare with 1 within tol"),
-    Check("rows_normalised", "false for a bad row", ([[0.4, 0.4], [0.6, 0.6]],),
-          "value", "every row must sum to 1 on its own: these rows sum to 0.8 and "
-                   "1.2, though all four weights add up to 2"),
+    # Only the first row sums to 1, yet every column does, and all nine weights
+    # add up to 3, the number of rows: summing the wrong way says True.
+    Check("rows_normalised", "false for a bad row",
+          ([[0.2, 0.3, 0.5], [0.5, 0.4, 0.3], [0.3, 0.3, 0.2]],),
+          "value", "every row must sum to 1 on its own: these rows sum to 1, 1.2 and "
+                   "0.8, though each column sums to 1 and all nine weights to 3"),
     Check("rows_normalised", "a flat list is one row", ([0.125, 0.375, 0.5],),
           "value", "a flat list is a single row: these three weights sum to 1"),
-    Check("rows_normalised", "outside tol is false", ([0.5, 0.5 + 1e-8],),
+    # 1e-8 short of 1, so that sum - 1 <= tol without abs() says True
+    Check("rows_normalised", "outside tol is false", ([0.5, 0.5 - 1e-8],),
           "value", "compare abs(sum - 1) <= tol, with the default tol=1e-9"),
     Check("rows_normalised", "inside a looser tol", ([0.5, 0.5 + 1e-8],), "value",
-          "use the tol argument, not a fixed tolerance", kwargs={"tol": 1e-7}),
+          "the call gives tol=1e-7: compare abs(sum - 1) <= tol with it",
+          kwargs={"tol": 1e-7}),
     Check("entropy", "one-hot is 0", ([1.0, 0.0, 0.0],), "weights",
-          "0 * ln 0 counts as 0: skip zero weights instead of taking log(0)"),
+          "0 * ln 0 counts as 0, so a zero weight adds nothing, and 1 * ln 1 is 0"),
     Check("entropy", "uniform over 4 is ln 4", ([0.25, 0.25, 0.25, 0.25],), "weights",
           "entropy is -sum(w * ln w), with the natural log"),
     Check("entropy", "a zero weight adds nothing", ([0.5, 0.5, 0.0],), "weights",
-          "0 * ln 0 counts as 0: skip zero weights instead of taking log(0)"),
+          "0 * ln 0 counts as 0, so a zero weight adds nothing to -sum(w * ln w)"),
 ]
 
 

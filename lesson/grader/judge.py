@@ -1,10 +1,12 @@
 """Judging: a learner's outcomes against the lesson's own answers.
 
 This module never runs a line of the learner's code.  It reads the plain
-data that ``lesson.grader.harness`` sent back, works out the right answers
-from the lesson's own functions, and says, check by check, what passed.
+data that ``lesson.grader.harness`` sent back and says, check by check,
+what passed, by the rules of each check's kind (``contract.KINDS``); for a
+failed check, ``lesson.grader.mistakes`` says what the answers show.
 
 expected(check)                      the right answer, from the lesson
+passes_when(check)                   what passes, in words
 judge(check, outcome)                -> (passed, got text, expected text)
 results(load, outcomes, time_limit)  one result per check (``result_record``)
 counts(results)                      (passed, failed)
@@ -14,13 +16,9 @@ counts(results)                      (passed, failed)
     (True, '[0.5, 0.5]', '[0.5, 0.5]')
 """
 
-import copy
-import math
-
-from lesson.grader.contract import CHECKS, TIME_LIMIT
 from lesson.grader import mistakes, report
+from lesson.grader.contract import CHECKS, KINDS, TIME_LIMIT, right_answer
 from lesson.grader.report import counts  # noqa: F401 - part of the judge's API
-from lesson.tables import show_value
 
 
 def expected(check):
@@ -30,13 +28,7 @@ def expected(check):
     >>> expected(check_named("large scores"))
     [0.5, 0.5]
     """
-    if check.kind == "sums":
-        return check.total
-    if check.kind in ("raises", "fails"):
-        return None
-    import lesson
-    value = getattr(lesson, check.function)(*copy.deepcopy(check.args), **check.kwargs)
-    return _round(value, 3) if check.kind == "3dp" else value
+    return right_answer(check)
 
 
 def passes_when(check):
@@ -48,27 +40,7 @@ def passes_when(check):
     >>> passes_when(check_named("fails on [1000, 1000]"))
     'raises an ArithmeticError (such as OverflowError) or a ValueError, or returns inf or nan'
     """
-    value = expected(check)
-    return {
-        "weights": lambda: f"returns {show_value(value)}, within 1e-9",
-        "3dp": lambda: f"returns {show_value(value, 3, fixed=True)} to 3 decimals",
-        "value": lambda: f"returns {value}",
-        "raises": lambda: "raises ValueError (or a subclass of it)",
-        "fails": lambda: ("raises an ArithmeticError (such as OverflowError) or a "
-                          "ValueError, or returns inf or nan"),
-        "sums": lambda: f"returns weights that add up to {value:g}",
-    }[check.kind]()
-
-
-def is_a(error, kind):
-    """Was the error a ``kind`` (a built-in exception's name), by its class chain?
-
-    >>> is_a({"type": "MyError", "kinds": ["softmax_exercise.MyError", "ValueError"]},
-    ...      "ValueError")
-    True
-    """
-    kinds = error.get("kinds")
-    return isinstance(kinds, list) and kind in kinds
+    return KINDS[check.kind].says(expected(check))
 
 
 # --- One result per check ------------------------------------------------------------
@@ -104,13 +76,14 @@ def results(load, outcomes, time_limit=TIME_LIMIT, checks=None):
     outcomes = {int(index): outcome for index, outcome in outcomes.items()}  # JSON keys too
     loaded = report.load_problem_text(load, time_limit) is None
     borrowed = uses_reference(load, outcomes)
-    out = []
     checks = checks or CHECKS
-    for index, check in enumerate(checks):
+    answers = [(check, outcomes.get(index, {}), right_answer(check))
+               for index, check in enumerate(checks)]
+    out = []
+    for index, (check, outcome, right) in enumerate(answers):
         outcome = outcomes.get(index, {"not_run": "the checker did not reach it"})
-        others = [(c, outcomes.get(i, {})) for i, c in enumerate(checks)
-                  if c.function == check.function]
-        result = _result(check, outcome, loaded, time_limit, others)
+        same_function = [each for each in answers if each[0].function == check.function]
+        result = _result(check, outcome, right, loaded, time_limit, same_function)
         if borrowed and result["passed"]:
             result.update(passed=False, status="fail", message=report.NOT_COUNTED)
         out.append(result)
@@ -127,10 +100,11 @@ def uses_reference(load, outcomes):
         o.get("uses_reference") for o in outcomes.values())
 
 
-def _result(check, outcome, loaded, time_limit, others=()):
-    """One check's result from its outcome."""
+def _result(check, outcome, right, loaded, time_limit, same_function=()):
+    """One check's result from its outcome; ``same_function`` holds the
+    (check, outcome, right answer) of each check of its function."""
     printed = {"stdout": outcome.get("stdout", ""), "stderr": outcome.get("stderr", "")}
-    wanted = _wanted_text(check, expected(check))
+    wanted = KINDS[check.kind].wanted(right)
     status, message, got, ok = "fail", None, None, False
     if not loaded:
         status, message = "not run", "not run: the file itself could not be loaded (see above)"
@@ -148,13 +122,13 @@ def _result(check, outcome, loaded, time_limit, others=()):
     elif "value" in outcome and outcome["value"] is None:
         got, message = "None", f"not done yet: {check.function}() returns None"
     elif "value" in outcome or "error" in outcome:
-        ok, got, wanted = judge(check, outcome)
+        ok, got, wanted = judge(check, outcome, right)
         status = "pass" if ok else ("error" if "error" in outcome else "fail")
     else:
         status, message = "error", report.crash_text("garbled")
     hint = None
     if status in ("fail", "error") and ("value" in outcome or "error" in outcome):
-        hint = mistakes.diagnose(check, outcome, others) or check.hint
+        hint = mistakes.diagnose(check, outcome, right, same_function) or check.hint
     elif status not in ("pass", "not run", "missing"):
         hint = check.hint
     return result_record(check, status=status, passed=ok, expected=wanted, got=got,
@@ -163,10 +137,11 @@ def _result(check, outcome, loaded, time_limit, others=()):
 
 # --- Judging one answer ---------------------------------------------------------------
 
-def judge(check, outcome):
+def judge(check, outcome, right=None):
     """Return (passed, what came back, what was expected) for one check.
 
-    ``outcome`` is {"value": ...} or {"error": ...}, from the harness.
+    ``outcome`` is {"value": ...} or {"error": ...}, from the harness;
+    ``right`` is the check's right answer (worked out when not given).
     When the answer is wrong, both are shown with enough digits to differ.
 
     >>> from lesson.grader.contract import check_named
@@ -175,119 +150,10 @@ def judge(check, outcome):
     >>> judge(check_named("weights sum to 1"), {"value": [0.659001, 0.242433, 0.0985659]})[1:]
     ('[0.659001, 0.242433, 0.0985659]', '[0.65900114, 0.24243297, 0.09856589]')
     """
-    right = expected(check)
+    kind = KINDS[check.kind]
+    right = expected(check) if right is None else right
     if "error" in outcome:
-        error = outcome["error"]
-        passed = ((check.kind == "raises" and is_a(error, "ValueError"))
-                  or (check.kind == "fails"
-                      and (is_a(error, "ValueError") or is_a(error, "ArithmeticError"))))
-        return passed, report.error_text(error), _wanted_text(check, right)
-    got = outcome["value"]
-    passed = _is_right(check, got, right)
-    if check.kind in ("weights", "3dp") and not passed:
-        got_text, wanted = _differing(got, right, 3 if check.kind == "3dp" else 6)
-        return passed, got_text, wanted
-    return passed, _got_text(check, got), _wanted_text(check, right)
-
-
-def _is_right(check, got, right):
-    """Is a returned value right for this check?"""
-    if check.kind == "raises":
-        return False                            # it should have raised
-    if check.kind == "fails":                   # inf or nan is failing loudly too
-        numbers = _numbers(got)
-        return bool(numbers) and not all(math.isfinite(n) for n in numbers)
-    if check.kind == "sums":
-        numbers = _numbers(got)
-        return bool(numbers) and abs(math.fsum(numbers) - right) <= 1e-9
-    if check.kind == "3dp":
-        return (_numbers(got) is not None and _shape_of(got) == _shape_of(right)
-                and _round(got, 3) == right)
-    if check.kind == "value":
-        return type(got) is bool and got == right
-    return _close(got, right)
-
-
-def _got_text(check, got):
-    numbers = _numbers(got)
-    if check.kind == "3dp" and numbers:
-        return show_value(_round(got, 3), 3, fixed=True)
-    if check.kind == "sums" and numbers:
-        total = math.fsum(numbers)
-        digits = _digits_to_differ([total], [check.total], 6)
-        return f"{show_value(got, digits)} (sum {total:.{digits}g})"
-    return show_value(got)
-
-
-def _wanted_text(check, right):
-    if check.kind == "raises":
-        return "ValueError"
-    if check.kind == "fails":
-        return "an OverflowError or other ArithmeticError, a ValueError, or inf/nan"
-    if check.kind == "sums":
-        return f"weights summing to {right:g}"
-    if check.kind == "3dp":
-        return show_value(right, 3, fixed=True)
-    return show_value(right)
-
-
-def _differing(got, right, digits):
-    """Got and expected as text, with the fewest digits (from ``digits``) that differ."""
-    if _numbers(got) is None:
-        return show_value(got), show_value(right, digits, fixed=digits == 3)
-    if digits == 3:
-        return show_value(got, 3, fixed=True), show_value(right, 3, fixed=True)
-    digits = _digits_to_differ(got, right, digits)
-    return show_value(got, digits), show_value(right, digits)
-
-
-def _digits_to_differ(got, right, digits):
-    """The fewest digits (at least ``digits``) at which each wrong number shows wrong."""
-    pairs = [(got, right)]
-    flat_got, flat_right = _numbers(got), _numbers(right)
-    if flat_got and flat_right and len(flat_got) == len(flat_right):
-        pairs = [(g, e) for g, e in zip(flat_got, flat_right)
-                 if not (g == e or math.isclose(g, e, rel_tol=1e-9, abs_tol=1e-12))]
-    while digits < 17 and any(show_value(g, digits) == show_value(e, digits)
-                              for g, e in pairs):
-        digits += 1
-    return digits
-
-
-def _numbers(value):
-    """All numbers in a nested list, or None if it holds anything else."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        try:
-            return [float(value)]
-        except OverflowError:                   # an int too large for a float
-            return [math.copysign(math.inf, value)]
-    if isinstance(value, list):
-        out = []
-        for item in value:
-            numbers = _numbers(item)
-            if numbers is None:
-                return None
-            out += numbers
-        return out
-    return None
-
-
-def _shape_of(value):
-    return [_shape_of(v) for v in value] if isinstance(value, list) else 0
-
-
-def _round(value, places):
-    if isinstance(value, list):
-        return [_round(v, places) for v in value]
-    return round(value, places)
-
-
-def _close(got, right):
-    if isinstance(right, list):
-        return (isinstance(got, list) and len(got) == len(right)
-                and all(_close(g, e) for g, e in zip(got, right)))
-    if isinstance(got, bool) or not isinstance(got, (int, float)):
-        return False
-    return math.isclose(got, right, rel_tol=1e-9, abs_tol=1e-12)
+        return kind.accepts(outcome["error"]), report.error_text(outcome["error"]), \
+            kind.wanted(right)
+    passed = kind.passes(outcome["value"], right)
+    return (passed, *kind.shown(outcome["value"], right, passed))

@@ -1,90 +1,240 @@
-"""The usual wrong answers, as data: what each mistake returns, and the sentence for it.
+"""The usual wrong answers, and what a function's answers prove.
 
-When a check fails, the judge works out what each mistake of that function
-would have returned on the same input, from the lesson's own functions, and
-compares it with what came back.  When one matches, the hint names that
-mistake with the number that shows it (both, when two give that answer);
-when none does, the check's own hint stands.  A diagnosis the value does not
-support is never given.
+Each ``Mistake`` is the lesson's function with one thing done wrong, as
+learners do it: what it returns on any check's input, and the sentence that
+names it.  When a check fails, ``diagnose`` works out what every mistake of
+that function returns on each of the function's checks, and names a mistake
+only if it explains every answer the function gave (both passed, or both
+gave the same answer); two or three that do are named together, "either …
+or …".  When none does, no mistake is named: a sign in the value itself may
+name its cause (float32, rounding, a generator, the wrong exception), or a
+fact says what the value shows ("your row sums to 3, not 1") before the
+check's own hint.
 
-    >>> from lesson.grader.contract import check_named
-    >>> diagnose(check_named("uniform over 4 is ln 4"), {"value": 2.0})
-    'your entropy is 1.386 / ln 2 = 2: that is log base 2; use math.log, the natural log'
+    >>> from lesson.grader.contract import check_named, right_answer
+    >>> check = check_named("uniform over 4 is ln 4")
+    >>> diagnose(check, {"value": 2.0}, right_answer(check))
+    'your entropy is 1.386 / ln 2 = 2: you take log base 2; use math.log, the natural log'
+    >>> diagnose(check, {"value": 7.0}, right_answer(check)) is None
+    True
 """
 
+import copy
 import math
+import re
+import struct
+import weakref
 
 import lesson
+from lesson.grader.contract import (KINDS, NEG_INF, REL_TOL, STARTER, matches, numbers,
+                                    raised_one_of, rounded, shape, show,
+                                    digits_to_differ)
+from lesson.tables import show_value
 
-NEG_INF = -math.inf
-
-
-def _rows(x):
-    """A flat list as one row, a matrix as its rows."""
-    return [x] if x and not isinstance(x[0], list) else x
-
-
-def _shaped(x, rows):
-    return rows[0] if x and not isinstance(x[0], list) else rows
+MOST_NAMED = 3          # more mistakes than this explain the answers: name none
+_WORKED_OUT = weakref.WeakKeyDictionary()     # check -> {a mistake's answer: its outcome}
 
 
-def _by_rows(function):
-    def each(x, axis=-1):
-        if axis == 0 and x and isinstance(x[0], list):
-            columns = [function(list(c)) for c in zip(*x)]
-            return [list(r) for r in zip(*columns)]
-        return _shaped(x, [function(row) for row in _rows(x)])
-    return each
+class NoSay(Exception):
+    """Raised by a mistake's answer where that mistake decides nothing (a row
+    of only -inf, for a mistake that is not about masking)."""
 
 
-def _whole_max(x, axis=-1):
-    """exp(s - the matrix's one maximum), each row divided by its own sum."""
-    rows = _rows(x)
-    top = max(s for row in rows for s in row)
-    out = []
-    for row in rows:
-        exps = [math.exp(s - top) for s in row]
-        out.append([e / math.fsum(exps) for e in exps])
-    return _shaped(x, out)
+# --- The lesson's softmax with one rule changed ------------------------------------------
+
+def _transpose(rows):
+    return [list(column) for column in zip(*rows)]
 
 
-def _whole_sum(x, axis=-1):
-    """exp(s - max) of every row, all divided by the matrix's one sum."""
-    rows = _rows(x)
-    exps = [[math.exp(s - max(row)) for s in row] for row in rows]
-    total = math.fsum(e for row in exps for e in row)
-    return _shaped(x, [[e / total for e in row] for row in exps])
+def _softmax_with(matrix_rule, guarded=True):
+    """softmax with ``matrix_rule`` (rows -> weights) in place of the right one:
+    a flat list is one row, axis=0 works on the columns.  ``guarded``: a row
+    of only -inf raises NoSay (the mistake is not about masking)."""
+    def answer(x, axis=-1):
+        flat = not isinstance(x[0], list)
+        rows = [x] if flat else _transpose(x) if axis == 0 else x
+        if guarded and any(all(s == NEG_INF for s in row) for row in rows):
+            raise NoSay
+        out = matrix_rule(rows)
+        return out[0] if flat else _transpose(out) if axis == 0 else out
+    return answer
+
+
+def _each_row(row_rule, guarded=True):
+    return _softmax_with(lambda rows: [row_rule(row) for row in rows], guarded)
+
+
+def _divided(exps, total):
+    return [e / total for e in exps]
+
+
+def _shifted(row, shift):
+    """exp(s - shift) / their sum, for each score s of the row."""
+    exps = [math.exp(s - shift) for s in row]
+    return _divided(exps, sum(exps))
 
 
 def _no_exp(row):
-    total = math.fsum(row)
+    total = sum(row)
     return [s / total for s in row]
 
 
-def _minus_min(row):
-    low = min(row)                          # -inf when a key is masked: exp(inf)
-    exps = [math.exp(s - low) for s in row]
-    total = math.fsum(exps) if all(e != math.inf for e in exps) else math.inf
-    return [math.nan if e == total == math.inf else e / total for e in exps]
+def _no_exp_unmasked(row):
+    """No exp, but a masked score kept out of the sum, with weight 0."""
+    total = sum(s for s in row if s != NEG_INF)
+    return [0.0 if s == NEG_INF else s / total for s in row]
 
 
-def _scaled(row):
-    return lesson.softmax([s / math.sqrt(len(row)) for s in row])
+def _whole_max(rows):
+    top = max(s for row in rows for s in row)
+    return [_shifted(row, top) for row in rows]
 
 
-def _large_mask(x, axis=-1):
-    """-inf replaced by -1e9, as d2l and The Annotated Transformer mask."""
-    return lesson.softmax([[(-1e9 if s == NEG_INF else s) for s in row] for row in _rows(x)])
+def _whole_array(rows):
+    top = max(s for row in rows for s in row)
+    exps = [[math.exp(s - top) for s in row] for row in rows]
+    total = sum(e for row in exps for e in row)
+    return [_divided(row, total) for row in exps]
+
+
+def _whole_sum(rows):
+    exps = [[math.exp(s - max(row)) for s in row] for row in rows]
+    total = sum(e for row in exps for e in row)
+    return [_divided(row, total) for row in exps]
+
+
+def _mask_after(row):
+    """Masked scores read as 0, the softmax taken, the masked weights then set to 0."""
+    weights = _shifted([0.0 if s == NEG_INF else s for s in row],
+                       max(0.0 if s == NEG_INF else s for s in row))
+    return [0.0 if s == NEG_INF else w for s, w in zip(row, weights)]
+
+
+def _floor_divided(row):
+    exps = [math.exp(s - max(row)) for s in row]
+    total = sum(exps)
+    return [e // total for e in exps]
+
+
+def _by_largest(row):
+    exps = [math.exp(s - max(row)) for s in row]
+    return _divided(exps, max(exps))
+
+
+def _last_left_out(row):
+    exps = [math.exp(s - max(row)) for s in row]
+    return _divided(exps, sum(exps[:-1]))
+
+
+def _unguarded(row):
+    """The right rule, but a row of only -inf gives 0/0: nan, as -inf - -inf is."""
+    top = max(row)
+    if top == NEG_INF:
+        return [math.nan] * len(row)
+    return _shifted(row, top)
+
+
+def _as_numpy_axes(sum_axis=None, max_axis=None):
+    """NumPy's max and sum with a fixed axis (0) where ``axis`` belongs; a flat
+    list has one axis, so only a matrix tells."""
+    def answer(x, axis=-1):
+        if not isinstance(x[0], list):
+            return lesson.softmax(x)
+        if any(all(s == NEG_INF for s in row) for row in x):
+            raise NoSay
+        tops = _along(x, max, axis if max_axis is None else max_axis)
+        exps = [[math.exp(s - t) for s, t in zip(row, top_row)]
+                for row, top_row in zip(x, tops)]
+        totals = _along(exps, sum, axis if sum_axis is None else sum_axis)
+        return [_divide_each(row, total_row) for row, total_row in zip(exps, totals)]
+    return answer
+
+
+def _along(matrix, reduce, axis):
+    """reduce() along an axis, kept as a matrix of the same shape (keepdims)."""
+    if axis == 0:
+        columns = [reduce(column) for column in zip(*matrix)]
+        return [columns for _ in matrix]
+    return [[reduce(row)] * len(row) for row in matrix]
+
+
+def _divide_each(row, totals):
+    return [e / t for e, t in zip(row, totals)]
+
+
+def _keepdims_forgotten(x, axis=-1):
+    """x - x.max(axis) and e / e.sum(axis) without keepdims: for axis=-1 a
+    matrix's row maxima line up with its columns (a square one; any other
+    shape NumPy refuses, a ValueError)."""
+    if not isinstance(x[0], list) or axis == 0:
+        return lesson.softmax(x, axis=axis)
+    if any(all(s == NEG_INF for s in row) for row in x):
+        raise NoSay
+    if len(x) != len(x[0]):
+        raise ValueError("operands could not be broadcast together")
+    tops = [max(row) for row in x]
+    exps = [[math.exp(s - tops[j]) for j, s in enumerate(row)] for row in x]
+    totals = [sum(row) for row in exps]
+    return [[e / totals[j] for j, e in enumerate(row)] for row in exps]
+
+
+def _axis0_transposed(x, axis=-1):
+    out = lesson.softmax(x, axis=axis)
+    return _transpose(out) if axis == 0 and isinstance(x[0], list) else out
+
+
+# --- naive_softmax, rows_normalised and entropy, each with one rule changed -------------
+
+def _falls_back(catches):
+    def answer(x):
+        try:
+            return lesson.naive_softmax(x)
+        except catches:
+            return lesson.softmax(x)
+    return answer
+
+
+def _hides_failure(x):
+    """Where exp() overflows or the sum is 0, weights of 0 (nan_to_num, or an except)."""
+    try:
+        return lesson.naive_softmax(x)
+    except (ArithmeticError, ValueError):
+        return [0.0] * len(x)
+
+
+def _rows(W):
+    return W if isinstance(W[0], list) else [W]
+
+
+def _within(total, tol, target=1.0):
+    return abs(total - target) <= tol
 
 
 def _grand_total(W, tol=1e-9):
     rows = _rows(W)
-    return abs(math.fsum(w for row in rows for w in row) - len(rows)) <= tol
+    return _within(math.fsum(w for row in rows for w in row), tol, len(rows))
+
+
+def _whole_sum_is_one(W, tol=1e-9):
+    return _within(math.fsum(w for row in _rows(W) for w in row), tol)
+
+
+def _column_sums(W, tol=1e-9):
+    columns = zip(*W) if isinstance(W[0], list) else [W]
+    return all(_within(math.fsum(column), tol) for column in columns)
+
+
+def _first_row_only(W, tol=1e-9):
+    return _within(math.fsum(_rows(W)[0]), tol)
+
+
+def _no_abs(W, tol=1e-9):
+    return all(math.fsum(row) - 1 <= tol for row in _rows(W))
 
 
 def _rows_of_one(W, tol=1e-9):
-    if W and not isinstance(W[0], list):
-        return all(abs(w - 1) <= tol for w in W)
+    if not isinstance(W[0], list):
+        return all(_within(w, tol) for w in W)
     return lesson.rows_normalised(W, tol)
 
 
@@ -96,173 +246,454 @@ def _fixed_tol(W, tol=1e-9):
     return lesson.rows_normalised(W)
 
 
+def _loose_fixed_tol(W, tol=1e-9):
+    return lesson.rows_normalised(W, 1e-6)
+
+
+def _allclose(W, tol=1e-9):
+    """np.allclose(sums, 1, atol=tol): its default rtol=1e-5 is added to tol."""
+    return all(_within(math.fsum(row), tol + 1e-5) for row in _rows(W))
+
+
 def _per_row(W, tol=1e-9):
-    return [abs(math.fsum(row) - 1) <= tol for row in _rows(W)]
+    return [_within(math.fsum(row), tol) for row in _rows(W)]
+
+
+def _log_of_zero(w):
+    return -sum(p * math.log(p) for p in w)             # ValueError at log(0)
+
+
+def _hides_log_of_zero(w):
+    try:
+        return _log_of_zero(w)
+    except ValueError:
+        return 0.0
+
+
+def _unweighted(w):
+    return -sum(math.log(p) for p in w if p > 0)
+
+
+# --- The mistakes ------------------------------------------------------------------------
+
+class Mistake:
+    """One usual mistake: the ``function`` it is made in, ``answer`` (what
+    that function returns with the mistake, on a check's input), ``what``
+    (the words that name it, the same in every hint), ``fix``, and
+    ``evidence``: a format with {got} and {right} (to 4 figures) and {n}
+    (the number of scores), said first when the mistake is named alone."""
+
+    def __init__(self, name, function, answer, what, fix, evidence=""):
+        self.name, self.function = name, function
+        self.answers = answer if isinstance(answer, tuple) else (answer,)
+        self.what, self.fix, self.evidence = what, fix, evidence
+
+    def __repr__(self):
+        return f"<Mistake {self.name}>"
+
+    def outcome(self, check, answer):
+        """What ``answer`` (one of the mistake's ways of writing it) gives on a
+        check, as the harness records a learner's outcome: {"value": ...} or
+        {"error": {"type", "kinds"}}; None where the mistake has no say.
+        Worked out once per check, while the check lives."""
+        seen = _WORKED_OUT.setdefault(check, {})
+        if answer not in seen:
+            seen[answer] = self._outcome(check, answer)
+        return seen[answer]
+
+    @staticmethod
+    def _outcome(check, answer):
+        try:
+            return {"value": answer(*copy.deepcopy(check.args), **check.kwargs)}
+        except NoSay:
+            return None
+        except (ArithmeticError, ValueError) as error:
+            return {"error": {"type": type(error).__name__,
+                              "kinds": [k.__name__ for k in type(error).__mro__]}}
+
+
+ROW_MAX = "subtract the row maximum before exponentiating"
+MISTAKES = [
+    # softmax: the shift
+    Mistake("softmax_no_max", "softmax", _each_row(lambda row: _shifted(row, 0.0)),
+            "you exponentiate the scores as they are", ROW_MAX + ", so the largest "
+            "exponential is exp(0) = 1: exp(1000) cannot overflow, nor every "
+            "exp(-1000) underflow to 0"),
+    Mistake("softmax_minus_min", "softmax", _each_row(lambda row: _shifted(row, min(row))),
+            "you subtract the row's minimum", "subtract its maximum, so the largest "
+            "exponential is exp(0) = 1 and none can overflow"),
+    Mistake("softmax_minus_mean", "softmax",
+            _each_row(lambda row: _shifted(row, sum(row) / len(row))),
+            "you subtract the row's mean", "subtract its maximum: with a -inf score the "
+            "mean is -inf, and every weight nan"),
+    Mistake("softmax_max_of_abs", "softmax",
+            _each_row(lambda row: _shifted(row, max(abs(s) for s in row))),
+            "you subtract the largest absolute score", "subtract the largest score "
+            "itself: max(abs(s)) of [-1000, -1001] is 1001, and exp(-2001) is 0"),
+    Mistake("softmax_whole_matrix_max", "softmax", _softmax_with(_whole_max),
+            "you subtract the whole matrix's maximum", "subtract each row's own maximum, "
+            "or a row far below the others underflows to 0/0"),
+    Mistake("softmax_max_down_columns", "softmax", _as_numpy_axes(max_axis=0),
+            "you take the maximum down each column, axis=0", "take it along axis, "
+            "with keepdims=True, as the sum"),
+    Mistake("softmax_keepdims_forgotten", "softmax", _keepdims_forgotten,
+            "you take the row maxima and sums without keepdims=True",
+            "without it, a matrix's row maxima line up with its columns: "
+            "write x.max(axis=axis, keepdims=True), and the same for the sum"),
+    # softmax: the exponentials and their sum
+    Mistake("softmax_no_exp", "softmax", (_each_row(_no_exp), _each_row(_no_exp_unmasked)),
+            "your weights are the scores divided by their sum",
+            "exponentiate each score first (exp(s - max)), then divide"),
+    Mistake("softmax_whole_matrix_sum", "softmax", _softmax_with(_whole_sum),
+            "you divide by the whole matrix's sum", "divide each row by its own sum"),
+    Mistake("softmax_whole_array", "softmax", _softmax_with(_whole_array),
+            "you take the maximum and the sum of the whole matrix",
+            "take each row's own (axis=axis, keepdims=True), so each row sums to 1"),
+    Mistake("softmax_sum_down_columns", "softmax", _as_numpy_axes(sum_axis=0),
+            "you divide by the sum down each column, axis=0", "sum along axis, with "
+            "keepdims=True, as the maximum"),
+    Mistake("softmax_divides_by_max", "softmax", _each_row(_by_largest),
+            "you divide by the largest exponential", "divide by the sum of the "
+            "exponentials, so the weights sum to 1"),
+    Mistake("softmax_last_left_out", "softmax", _each_row(_last_left_out),
+            "your sum leaves out the last exponential", "add every one: "
+            "range(len(x)), not range(len(x) - 1)"),
+    Mistake("softmax_floor_division", "softmax", _each_row(_floor_divided),
+            "you divide with //, which rounds each weight down to a whole number",
+            "use /"),
+    Mistake("softmax_scales_by_sqrt_n", "softmax",
+            _each_row(lambda row: lesson.softmax([s / math.sqrt(len(row)) for s in row])),
+            "you divide the scores by sqrt(n) first", "softmax takes the scores as they "
+            "are (scaling by sqrt(d_k) happens before, in attention)"),
+    # softmax: the axis
+    Mistake("softmax_ignores_axis", "softmax", lambda x, axis=-1: lesson.softmax(x),
+            "with axis=0 you normalised each row", "axis=0 runs down each column"),
+    Mistake("softmax_axis0_transposed", "softmax", _axis0_transposed,
+            "with axis=0 you return each column's weights as a row",
+            "transpose them back, so each column of the answer sums to 1"),
+    # softmax: the mask
+    Mistake("softmax_masks_with_1e9", "softmax",
+            _each_row(lambda row: lesson.softmax([-1e9 if s == NEG_INF else s
+                                                  for s in row]), guarded=False),
+            "you mask with -1e9 instead of -inf", "with -inf, a row with no key to see "
+            "is found (its maximum is -inf) and must raise ValueError"),
+    Mistake("softmax_masked_row_unguarded", "softmax", _each_row(_unguarded, guarded=False),
+            "a row with every key masked goes on to 0/0 (nan, or ZeroDivisionError)",
+            "check for it (its maximum is -inf) and raise ValueError"),
+    Mistake("softmax_masks_after", "softmax", _each_row(_mask_after, guarded=False),
+            "you set the masked weights to 0 after the softmax", "give the masked "
+            "scores -inf before it (exp(-inf) is 0), so each row still sums to 1"),
+    # naive_softmax
+    Mistake("naive_subtracts_max", "naive_softmax", lesson.softmax,
+            "naive_softmax subtracts the maximum, so it cannot fail",
+            "the naive recipe is exp(x) / sum(exp(x)) with no subtraction"),
+    Mistake("naive_no_exp", "naive_softmax", _each_row(_no_exp),
+            "naive_softmax divides the scores by their sum", "exponentiate each score "
+            "first: exp(x) / sum(exp(x))"),
+    Mistake("naive_falls_back", "naive_softmax", _falls_back((ArithmeticError, ValueError)),
+            "naive_softmax falls back on the stable softmax where it fails",
+            "let the error (or inf and nan) out: showing it is naive_softmax's job"),
+    Mistake("naive_catches_overflow", "naive_softmax", _falls_back(OverflowError),
+            "naive_softmax catches the OverflowError and returns the stable softmax",
+            "let the error out: showing it is naive_softmax's job"),
+    Mistake("naive_hides_failure", "naive_softmax", _hides_failure,
+            "naive_softmax turns its failure into weights of 0 (nan_to_num, or an "
+            "except that returns zeros)", "let the error (or inf and nan) out"),
+    # rows_normalised
+    Mistake("rows_grand_total", "rows_normalised", _grand_total,
+            "you compare the total of every weight with the number of rows",
+            "each row must sum to 1 on its own"),
+    Mistake("rows_whole_sum", "rows_normalised", _whole_sum_is_one,
+            "you compare the sum of the whole matrix with 1",
+            "sum each row (axis=-1) and compare each with 1"),
+    Mistake("rows_column_sums", "rows_normalised", _column_sums,
+            "you sum down the columns, axis=0", "sum each row, along the last axis"),
+    Mistake("rows_first_row_only", "rows_normalised", _first_row_only,
+            "you check only the first row", "check every row: all(...)"),
+    Mistake("rows_flat_as_rows_of_one", "rows_normalised", _rows_of_one,
+            "you read a flat list as rows of one weight each", "a flat list is one row"),
+    Mistake("rows_exact_equal_one", "rows_normalised", _exact,
+            "you compare the sum with 1 exactly (== 1)", "compare abs(sum - 1) <= tol"),
+    Mistake("rows_no_abs", "rows_normalised", _no_abs,
+            "you compare sum - 1 <= tol without abs(), so a row short of 1 passes",
+            "compare abs(sum - 1) <= tol"),
+    Mistake("rows_fixed_tolerance", "rows_normalised", _fixed_tol,
+            "you use a fixed tolerance of 1e-9", "use the tol argument the call gives"),
+    Mistake("rows_loose_fixed_tolerance", "rows_normalised", _loose_fixed_tol,
+            "you use a fixed, looser tolerance (such as 1e-6)", "use the tol argument"),
+    Mistake("rows_allclose", "rows_normalised", _allclose,
+            "np.allclose adds its own relative tolerance (rtol=1e-5) to tol",
+            "compare abs(sum - 1) <= tol, or pass rtol=0"),
+    Mistake("rows_bool_per_row", "rows_normalised", _per_row,
+            "you return a bool per row", "return one bool, True only if every row "
+            "sums to 1 (all(...))"),
+    # entropy
+    Mistake("entropy_log2", "entropy", lambda w: lesson.entropy(w) / math.log(2),
+            "you take log base 2", "use math.log, the natural log",
+            "your entropy is {right} / ln 2 = {got}"),
+    Mistake("entropy_log10", "entropy", lambda w: lesson.entropy(w) / math.log(10),
+            "you take log base 10", "use math.log, the natural log",
+            "your entropy is {right} / ln 10 = {got}"),
+    Mistake("entropy_no_minus", "entropy", lambda w: -lesson.entropy(w),
+            "you leave out the minus sign", "entropy is -sum(w * ln w), and the minus "
+            "sign makes it 0 or more", "your entropy is {got}, minus the right {right}"),
+    Mistake("entropy_over_ln_n", "entropy", lambda w: lesson.entropy(w) / math.log(len(w)),
+            "you divide by ln n (normalised entropy)", "the lesson's entropy is in nats, "
+            "not divided", "your entropy is {right} / ln {n} = {got}"),
+    Mistake("entropy_mean", "entropy", lambda w: lesson.entropy(w) / len(w),
+            "you take the mean of -w * ln w, not the sum", "add the terms up",
+            "your entropy is {right} / {n} = {got}"),
+    Mistake("entropy_unweighted", "entropy", _unweighted,
+            "you add up -ln w without the weights", "each term is -w * ln w"),
+    Mistake("entropy_log_of_zero", "entropy", _log_of_zero,
+            "you take log(0) for a zero weight", "skip zero weights: 0 * ln 0 counts as 0"),
+    Mistake("entropy_hides_log_of_zero", "entropy", _hides_log_of_zero,
+            "log(0) fails on a zero weight and you return 0 instead",
+            "skip zero weights (0 * ln 0 counts as 0) and keep the others' terms"),
+]
+
+
+# --- What an answer shows by itself ----------------------------------------------------
+
+# Signs that name their cause, each proved by the answer alone.
+WRONG_ERROR = "you raise {type}, where the check wants {wanted}"
+NOT_A_PARAMETER = ("the call gives {name}=..., and {name} is not among your "
+                   "parameters: write def {signature}:")
+FLOAT32 = ("your numbers are float32, which keeps about 7 significant digits ({got} "
+           "for {right}): the checks want {tol}, so compute in float64, NumPy's "
+           "default (leave out dtype=np.float32)")
+ROUNDED = ("your numbers are the right ones rounded to {places} decimals: return them "
+           "as computed, and round only to print")
+NOT_NUMBERS = "{function}() returned {got}, not {wanted}"
+GENERATOR = ("a generator, which computes nothing until it is read: return a list "
+             "([... for ...] or list(...))")
+SIGNS = {"wrong_error_type": ", where the check wants ",
+         "not_a_parameter": "is not among your parameters",
+         "float32": "float32, which keeps about 7 significant digits",
+         "rounded": "rounded to",
+         "not_numbers": "returned a generator"}
+
+SIGNATURES = {name: f"{name}({parameters})" for name, parameters
+              in re.findall(r"^def (\w+)\((.*)\):", STARTER, re.MULTILINE)}
+
+
+def diagnose(check, outcome, right, same_function=()):
+    """The hint for a failed check, from what the function's answers prove;
+    None when they prove nothing (the check's own hint stands).
+
+    ``right`` is the check's right answer; ``same_function`` holds the
+    (check, outcome, right answer) of the function's checks.  The mistakes
+    that explain every answer are named, up to MOST_NAMED; with none, a
+    sign of what the value shows, before the check's own hint.
+    """
+    answers = [(check, outcome, right)] + [each for each in same_function
+                                           if each[0] is not check]
+    named = [mistake for mistake in MISTAKES
+             if mistake.function == check.function and _explains(mistake, answers)]
+    if 0 < len(named) <= MOST_NAMED:
+        return _naming(named, check, outcome, right)
+    return _sign(check, outcome, right)
+
+
+def _explains(mistake, answers):
+    """Does one way of writing the mistake give every answer (the first one
+    above all, the others where it has a say)?"""
+    for answer in mistake.answers:
+        agree = [_agrees(mistake.outcome(check, answer), check, outcome, right)
+                 for check, outcome, right in answers]
+        if agree[0] is True and False not in agree:
+            return True
+    return False
+
+
+def _agrees(wrong, check, outcome, right):
+    """True if the learner's outcome and the mistake's (``wrong``) both pass,
+    or both fail with the same answer; False if not; None where either
+    decides nothing."""
+    if wrong is None or ("error" not in outcome and outcome.get("value") is None):
+        return None                             # no say; missing, hung, or None
+    kind = KINDS[check.kind]
+    passed = _passes(kind, outcome, right)
+    if passed != _passes(kind, wrong, right):
+        return False
+    return passed or _same_answer(outcome, wrong)
+
+
+def _passes(kind, outcome, right):
+    if "error" in outcome:
+        return kind.accepts(outcome["error"])
+    return kind.passes(outcome["value"], right)
+
+
+def _same_answer(outcome, wrong):
+    """The same value, or both failing loudly: an ArithmeticError or ValueError,
+    or inf or nan, on each side (lists raise where NumPy gives nan)."""
+    if "error" not in outcome and "error" not in wrong:
+        return matches(outcome["value"], wrong["value"])
+    return _fails_loudly(outcome) and _fails_loudly(wrong)
+
+
+def _fails_loudly(outcome):
+    """As the "fails" checks want: an ArithmeticError or ValueError, or inf or nan."""
+    return _passes(KINDS["fails"], outcome, None)
+
+
+def _naming(named, check, outcome, right):
+    """One mistake, with its evidence; or two or three, "either ... or ...", each
+    with its fix."""
+    if len(named) > 1:
+        return "your answers fit {} mistakes: either {}".format(
+            ("two", "three")[len(named) - 2], "; or ".join(f"{m.what}: {m.fix}" for m in named))
+    mistake = named[0]
+    sentence = f"{mistake.what}; {mistake.fix}"
+    if not mistake.evidence:
+        return sentence
+    scores = check.args[0]
+    evidence = mistake.evidence.format(got=_show(outcome.get("value")), right=_show(right),
+                                       n=len(scores) if isinstance(scores, list) else "?")
+    return f"{evidence}: {sentence}"
 
 
 def _show(value):
-    return f"{value:.4g}"
+    return show_value(value, 4)
 
 
-class Mistake:
-    """What one mistake returns (``answer``, on a check's input) and its sentence,
-    a format with {got} and {right} (each to 4 figures) and {n}."""
-
-    def __init__(self, function, answer, sentence):
-        self.function, self.answer, self.sentence = function, answer, sentence
-
-
-MISTAKES = [
-    # entropy
-    Mistake("entropy", lambda w: lesson.entropy(w) / math.log(2),
-            "your entropy is {right} / ln 2 = {got}: that is log base 2; use math.log, "
-            "the natural log"),
-    Mistake("entropy", lambda w: lesson.entropy(w) / math.log(10),
-            "your entropy is {right} / ln 10 = {got}: that is log base 10; use math.log, "
-            "the natural log"),
-    Mistake("entropy", lambda w: -lesson.entropy(w),
-            "your entropy is {got}, minus the right {right}: entropy is -sum(w * ln w); "
-            "the minus sign makes it 0 or more"),
-    Mistake("entropy", lambda w: lesson.entropy(w) / math.log(len(w)),
-            "your entropy is {right} / ln {n} = {got}: that divides by ln n (normalised "
-            "entropy); the lesson's entropy is in nats, not divided"),
-    # softmax
-    Mistake("softmax", _whole_max,
-            "a row far below the others came back as 0/0 or nan: you subtract the "
-            "whole matrix's maximum, and every exp() of that row underflows to 0; "
-            "subtract each row's own maximum"),
-    Mistake("softmax", _whole_sum,
-            "your rows add up to 1 together, not each: you divide by the whole matrix's "
-            "sum; divide each row by its own sum"),
-    Mistake("softmax", _by_rows(_no_exp),
-            "your weights are the scores divided by their sum: exponentiate each score "
-            "first (exp(s - max)), then divide"),
-    Mistake("softmax", _by_rows(_minus_min),
-            "you subtract the row's minimum: subtract its maximum, so the largest "
-            "exponential is exp(0) = 1 and none can overflow"),
-    Mistake("softmax", _by_rows(_scaled),
-            "you divide the scores by sqrt(n) first: softmax takes the scores as they "
-            "are (scaling by sqrt(d_k) happens before, in attention)"),
-    Mistake("softmax", lambda x, axis=-1: lesson.softmax(x),
-            "with axis=0 you normalised each row: axis=0 runs down each column"),
-    Mistake("softmax", _large_mask,
-            "a row with every key masked came back as weights: that is masking with "
-            "-1e9 instead of -inf; with -inf, a row with no key to see must raise "
-            "ValueError"),
-    # naive_softmax
-    Mistake("naive_softmax", lambda x: lesson.softmax(x),
-            "naive_softmax gave {got}: it subtracts the maximum, so it cannot fail; the "
-            "naive recipe is exp(x) / sum(exp(x)) with no subtraction"),
-    # rows_normalised
-    Mistake("rows_normalised", _grand_total,
-            "you compare the total of every weight with the number of rows: each row "
-            "must sum to 1 on its own"),
-    Mistake("rows_normalised", _rows_of_one,
-            "you read a flat list as rows of one weight each: a flat list is one row"),
-    Mistake("rows_normalised", _exact,
-            "you compare the sum with 1 exactly (== 1): compare abs(sum - 1) <= tol"),
-    Mistake("rows_normalised", _fixed_tol,
-            "you use a fixed tolerance: use the tol argument the call gives"),
-    Mistake("rows_normalised", _per_row,
-            "you return a bool per row: return one bool, True only if every row "
-            "sums to 1 (all(...))"),
-]
-
-# Raised instead of the ValueError a row with no visible key must raise.
-WRONG_ERROR = ("you raise {type}: a row with no key to see must raise ValueError "
-               "(or a subclass of it)")
-
-
-def diagnose(check, outcome, others=()):
-    """The sentence naming the mistake ``outcome`` shows, or None when no
-    usual mistake gives what came back.
-
-    ``others`` are the (check, outcome) pairs of the function's other checks:
-    among the mistakes that give this answer, the one that also gives the
-    most of those answers is named (two, when they tie).
-    """
-    error = outcome.get("error")
-    if (error is not None and check.kind == "raises"
-            and "ValueError" not in (error.get("kinds") or [])):
-        return WRONG_ERROR.format(type=error.get("type", "an exception"))
-    found = []
-    for mistake in MISTAKES:
-        if mistake.function == check.function and _gives(mistake, check, outcome):
-            agrees = sum(_gives(mistake, c, o) for c, o in others if c is not check)
-            found.append((-agrees, len(found), mistake))
-    found.sort(key=lambda f: f[:2])
-    best = [m for agrees, _, m in found if agrees == found[0][0]] if found else []
-    right = _right(check)
+def _sign(check, outcome, right):
+    """A sign that names its cause; else what the value shows, then the check's
+    hint; else None."""
+    if "error" in outcome:
+        return _error_sign(check, outcome["error"], right)
     got = outcome.get("value")
-    sentences = [m.sentence.format(
-        got=_show(got) if _number(got) else got,
-        right=_show(right) if _number(right) else right,
-        n=len(check.args[0]) if isinstance(check.args[0], list) else "?") for m in best[:2]]
-    # Two mistakes that give the same answers are both what the values show.
-    return "; or ".join(sentences) or None
+    if got is None:
+        return None                                 # not done yet: the report says so
+    for sign in (_not_numbers, _float32, _rounded):
+        said = sign(check, got, right)
+        if said:
+            return said
+    fact = _fact(check, got, right)
+    return f"{fact}; {check.hint}" if fact else None
 
 
-def _gives(mistake, check, outcome):
-    """Would this mistake have given this outcome on this check?"""
-    try:
-        wrong = mistake.answer(*check.args, **check.kwargs)
-    except (ArithmeticError, ValueError) as failed:
-        wrong = failed                      # the mistake fails here: 0/0, say
-    except (TypeError, IndexError):
-        return False
-    error = outcome.get("error")
-    if "value" not in outcome and error is None:
-        return False
-    if check.kind in ("raises", "fails") and not all(map(math.isfinite, _flat(wrong))):
-        return False                        # nan or inf where it should fail: no news
-    if _same(outcome.get("value"), wrong):
-        return True
-    # Failing where the mistake fails says something only where the check
-    # wants an answer: where it wants a failure, failing is right.
-    return check.kind not in ("raises", "fails") and _fails_alike(outcome.get("value"),
-                                                                  error, wrong)
+def _error_sign(check, error, right):
+    """No parameter for a keyword the call gives; or an exception the check
+    does not take, where it wants one."""
+    unknown = re.search(r"unexpected keyword argument '(\w+)'", str(error.get("message")))
+    if raised_one_of(error, ("TypeError",)) and unknown and check.kwargs:
+        return NOT_A_PARAMETER.format(name=unknown.group(1),
+                                      signature=SIGNATURES[check.function])
+    kind = KINDS[check.kind]
+    if kind.errors and not kind.accepts(error):
+        return WRONG_ERROR.format(type=error.get("type", "an exception"),
+                                  wanted=kind.wanted(right)) + f"; {check.hint}"
+    return None
 
 
-def _right(check):
-    from lesson.grader.judge import expected
-    return expected(check)
+def _not_numbers(check, got, right):
+    """A string, a generator, a Decimal: anything else than numbers and bools."""
+    other = _first_other(got)
+    if other is None:
+        return None
+    shown = GENERATOR if other["other"] == "generator" else show_value(other)
+    if other is not got:
+        shown = f"a list holding {shown}"
+    return NOT_NUMBERS.format(function=check.function, got=shown,
+                              wanted=KINDS[check.kind].returns)
 
 
-def _fails_alike(got, error, wrong):
-    """Did the learner's call fail where the mistake fails: the same exception,
-    or (with NumPy) nan or inf where the mistake divides by 0 or overflows?"""
-    if not isinstance(wrong, BaseException):
-        return False
-    if error is not None:
-        return type(wrong).__name__ in (error.get("kinds") or [])
-    numbers = _flat(got)
-    return bool(numbers) and not all(math.isfinite(n) for n in numbers)
-
-
-def _flat(value):
-    if _number(value):
-        return [float(value)]
+def _first_other(value):
+    if isinstance(value, dict) and "other" in value:
+        return value
     if isinstance(value, list):
-        out = []
-        for item in value:
-            out += _flat(item)
-        return out
-    return []
+        return next(filter(None, map(_first_other, value)), None)
+    return None
 
 
-def _number(value):
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+def _float32(check, got, right):
+    """Every number a float32, each the right one to float32's precision."""
+    values, wanted = numbers(got), numbers(right)
+    if not values or not wanted or len(values) != len(wanted):
+        return None
+    if not all(_is_float32(v) and abs(v - w) <= 1e-4 * max(abs(w), 1e-3)
+               for v, w in zip(values, wanted)):
+        return None
+    g, w = next(((g, w) for g, w in zip(values, wanted) if g != w), (values[0], wanted[0]))
+    return FLOAT32.format(got=f"{g:.9g}", right=f"{w:.9g}", tol=show(REL_TOL))
 
 
-def _same(got, wrong):
-    """Does a returned value match a mistake's answer (bools exactly, numbers to 1e-9)?"""
-    if isinstance(wrong, bool) or isinstance(got, bool):
-        return type(got) is bool and got == wrong
-    if isinstance(wrong, list):
-        return (isinstance(got, list) and len(got) == len(wrong)
-                and all(_same(g, w) for g, w in zip(got, wrong)))
-    if not _number(got) or not _number(wrong):
+def _is_float32(value):
+    try:
+        return struct.unpack("f", struct.pack("f", value))[0] == value
+    except OverflowError:
         return False
-    if math.isnan(wrong) or math.isnan(got):
-        return math.isnan(wrong) and math.isnan(got)
-    return math.isclose(got, wrong, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def _rounded(check, got, right):
+    """Every number the right one, rounded to the same few decimals."""
+    values, wanted = numbers(got), numbers(right)
+    if not values or not wanted or len(values) != len(wanted):
+        return None
+    for places in range(1, 9):
+        if values == rounded(values, places):
+            if matches(values, rounded(wanted, places)) and values != wanted:
+                return ROUNDED.format(places=places)
+            return None
+    return None
+
+
+def _fact(check, got, right):
+    """What a wrong value shows, in a sentence, or None.  Where the call must
+    fail (no right answer) the report's "got" says it all."""
+    if isinstance(right, bool):
+        return None if isinstance(got, bool) else f"you returned {_show(got)}, not True or False"
+    values = numbers(got)
+    if not values or right is None:
+        return None
+    if any(math.isnan(v) for v in values):
+        return "your answer holds nan (from 0/0, inf/inf or inf - inf)"
+    if any(math.isinf(v) for v in values):
+        return "your answer holds inf (an exp() overflowed)"
+    if check.function == "entropy":
+        return (f"your entropy is {_show(got)}, below 0, and -sum(w * ln w) never is"
+                if values[0] < 0 else None)
+    if isinstance(right, list) and shape(got) != shape(right):
+        return f"you returned {_described(got)} for {_described(right)}"
+    return _rows_fact(check, got, right)
+
+
+def _rows_fact(check, got, right):
+    """Rows (or, with axis=0, columns) that do not sum to 1, or are all the same."""
+    form = shape(got)
+    if not isinstance(form, list):
+        return None                                 # one number, where weights belong
+    if form == [0] * len(form):
+        lines, noun = [got], "row"
+    elif form == [form[0]] * len(form) and form[0] and form[0] == [0] * len(form[0]):
+        columns = check.kwargs.get("axis") == 0
+        lines, noun = (_transpose(got), "column") if columns else (got, "row")
+    else:
+        return None                                 # ragged, or deeper than a matrix
+    low = min(v for line in lines for v in line)
+    if low < 0:
+        return f"a weight of {low:.4g} is below 0, and exp() never is"
+    sums = [math.fsum(line) for line in lines]
+    if not all(matches(total, 1.0) for total in sums):
+        digits = digits_to_differ(sums, [1.0] * len(sums), 4)
+        shown = [show_value(total, digits) for total in sums]
+        if len(sums) == 1:
+            return f"your {noun} sums to {shown[0]}, not 1"
+        return f"your {noun}s sum to {', '.join(shown[:-1])} and {shown[-1]}, not 1 each"
+    if not isinstance(right, list):
+        return None
+    right_lines = _transpose(right) if noun == "column" else right
+    if len(lines) > 1 and all(line == lines[0] for line in lines) and \
+            not all(line == right_lines[0] for line in right_lines):
+        return f"you returned the same weights for every {noun}"
+    return None
+
+
+def _described(value):
+    if isinstance(value, list) and value and isinstance(value[0], list):
+        return f"{len(value)} rows of {len(value[0])}"
+    return f"{len(value)} numbers" if isinstance(value, list) else "one number"
+
+
