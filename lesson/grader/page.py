@@ -12,7 +12,10 @@ finish(shown_as, cli)                   the report's records, as JSON text
 drawn(result)                           ... made from a result: what runner.js draws
 
 A step reaches JavaScript as a list: [do, seconds, keep, request], the
-request being the JSON text to hand to the learner's worker.
+request being the JSON text to hand to the learner's worker.  The report
+reaches it as data: the report's records (``lesson.grader.report``), each
+with what drawing it takes, so runner.js reads no verdict, line number,
+label or link out of the text.
 
     >>> begin("2")[:3]
     ['load', 10.0, 2000]

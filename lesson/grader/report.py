@@ -203,9 +203,10 @@ def records(result, time_limit=TIME_LIMIT, functions=FUNCTIONS, named=False):
 
     ``result`` has "file", "load" and "checks" (``judge.result_record``s,
     with the learner's "line" where ``located`` found one), and may have a
-    "note" (how the file was found).  Functions not in ``functions`` are
-    summed up in one line each; the closing line always counts every check,
-    and names the file when ``named``.
+    "note" (how the file was found) and a "problem" (why it did not load,
+    where a bundle says it better than the load can).  Functions not in
+    ``functions`` are summed up in one line each; the closing line always
+    counts every check, and names the file when ``named``.
 
     >>> from lesson.grader.judge import results
     >>> load = {"status": "ok"}
@@ -225,8 +226,11 @@ def records(result, time_limit=TIME_LIMIT, functions=FUNCTIONS, named=False):
            _gap()]
     if result.get("note"):
         out += [line(result["note"], role="note", label="Note:", pad=6), _gap()]
-    out += _load_records(result["file"], load, checks, time_limit)
-    if load_problem_text(load, time_limit) is None:
+    trouble = load_problem_text(load, time_limit, file=result["file"])
+    if trouble is not None:                  # a bundle may say it better (no submission found)
+        trouble = result.get("problem") or trouble
+    out += _load_records(trouble, load, checks, time_limit)
+    if trouble is None:
         for function in FUNCTIONS:
             out += _function_records(function, checks, function in functions)
     closing = tally(*counts(checks))
@@ -237,10 +241,10 @@ def _gap():
     return line(role="gap")
 
 
-def _load_records(shown_as, load, checks, time_limit):
-    """What the file did while loading: why it did not load, or notes, and what it printed."""
+def _load_records(trouble, load, checks, time_limit):
+    """What the file did while loading: why it did not load (``trouble``), or
+    notes, and what it printed."""
     out = []
-    trouble = load_problem_text(load, time_limit, file=shown_as)
     if trouble is not None:                      # one paragraph, then nothing ran
         out.append(line(trouble, role="problem", lines=_learner_lines(load)))
         advice = REFERENCE if load.get("uses_reference") else WHAT_TO_TRY.get(load["status"])
@@ -269,13 +273,13 @@ def _function_records(function, checks, shown):
                 _gap()]
     out = [line(function, role="function")]
     for index, check in own:
-        out += check_records(index, check)
+        out += _check_records(index, check)
     if any(check["status"] in ("fail", "error", "timeout") for _, check in own):
         out.append(_stuck(function))
     return out + [_gap()]
 
 
-def check_records(index, check):
+def _check_records(index, check):
     """A check's verdict; if it failed, what was asked, given and wanted; what it printed.
 
     This is the one rule for a check's details, in every output: the input,
@@ -398,7 +402,11 @@ def line_text(record):
 
 
 def text_lines(report):
-    """A report's records as lines of text, not wrapped."""
+    """A report's records as lines of text, not wrapped.
+
+    >>> text_lines([line("large scores", indent=2, label="FAIL", pad=VERDICT), line()])
+    ['  FAIL  large scores', '']
+    """
     return [line_text(record) for record in report]
 
 
@@ -416,7 +424,12 @@ def wrap_indent(record):
 
 
 def wrapped(report, width):
-    """A report's lines wrapped to ``width`` columns, each under its own text."""
+    """A report's lines wrapped to ``width`` columns, each under its own text.
+
+    >>> wrapped([line("subtract the row maximum first", indent=8, label="hint:",
+    ...               pad=FIELD)], 34)
+    ['        hint:     subtract the row', '                  maximum first']
+    """
     out = []
     for record in report:
         text = line_text(record)
