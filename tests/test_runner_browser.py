@@ -470,10 +470,13 @@ def test_the_editor_highlights_python_and_matches_brackets(runner):
 
 
 def test_the_line_a_report_names_is_marked(runner):
-    source = CASES["forgot_max"][0]
+    """The lines the checker found are marked; a line number the file printed is not."""
+    source = CASES["forgot_max"][0] + "\nprint('see your line 5, or on line 4')\n"
     lines = report_of(runner, source)
-    named = sorted({int(n) for line in lines for n in re.findall(r"\byour line (\d+)", line)})
+    named = sorted({int(n) for line in lines if line.lstrip().startswith("got:")
+                    for n in re.findall(r"\byour line (\d+)", line)})
     assert named, "the report names no line of the file"
+    assert any("your line 5" in line for line in lines) and not {4, 5} & set(named)
     set_text(runner.page, "x = 1")
     assert runner.page.evaluate("() => lessonRunner.runners[0].editor.marked()") == []
     check_in_page(runner, source)
