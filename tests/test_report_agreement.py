@@ -181,6 +181,7 @@ def test_runner_js_matches_no_report_text():
     """runner.js draws records: no PASS/FAIL, line numbers, labels or links found
     in the text by a pattern, and no rule of time of its own."""
     script = (ROOT / "docs" / "assets" / "runner" / "runner.js").read_text()
-    for words in ("PASS", "FAIL", "your line", "on line", ".html#", "result.hangs", "START_LIMIT ="):
+    for words in ("PASS", "FAIL", "your line", "on line", ".html#", "result.hangs",
+                  "START_LIMIT ="):
         assert words not in script, words
     assert not re.search(r"matchAll|result\.lines|\.split\(/", script)

@@ -7,13 +7,15 @@ report's (``lesson.grader.report.records``): a test's details are its
 check's records, the document's top the file's; so every platform shows a
 check's details by the report's one rule.
 
-gradescope(result, points)       Gradescope's results.json: a score and one test per check
-prairielearn(result, points)     PrairieLearn's external grader results.json
-exercism(result, time_limit)     Exercism's test runner results.json, version 3
-junit(results, time_limit)       JUnit XML, as CI systems read it: one testsuite per file
-points(texts)                    --points FUNCTION=POINTS -> {function: points per check}
-exercism_time_limit(time_limit)  the check's limit that fits a file into Exercism's 10 s
-document_names(paths)            one file name per submission, for --output-dir
+gradescope(result, points, time_limit)    Gradescope's results.json: a score, a test per check
+prairielearn(result, points, time_limit)  PrairieLearn's external grader results.json
+exercism(result, time_limit)              Exercism's test runner results.json, version 3
+junit(results, time_limit)                JUnit XML, as CI systems read it: a testsuite per file
+points(texts)                             --points FUNCTION=POINTS -> {function: points a check}
+exercism_time_limit(time_limit)           the check's limit that fits a file into Exercism's 10 s
+document_names(paths)                     one file name per submission, for --output-dir
+
+``time_limit`` is always the check's limit the file was graded with.
 
     >>> passed = {"function": "entropy", "name": "uniform", "input": "entropy([0.5, 0.5])",
     ...           "passed": True, "status": "pass", "expected": "0.693147",
@@ -62,6 +64,10 @@ STATUSES = {"pass": ("pass", None), "fail": ("fail", "failure"),
             "missing": ("fail", "failure"), "raised": ("fail", "failure"),
             "crash": ("error", "error"), "timeout": ("error", "error"),
             "not run": ("error", "skipped")}
+
+# The report's records that speak for the whole file, not for one check or
+# function: what a document says at its top.
+FILE_ROLES = ("problem", "advice", "note", "printed", "text", "closing")
 
 EXERCISM_BUDGET = 10.0    # seconds Exercism gives one run of its test runner
 EXERCISM_MARGIN = 1.0     # of those, for Python to start and the results to be written
@@ -330,10 +336,6 @@ def _verdict(check):
     if check["passed"]:
         return "passed"
     return check["message"] or check["hint"] or f"expected {check['expected']}"
-
-
-# The report's records that speak for the whole file, not for one check or function.
-FILE_ROLES = ("problem", "advice", "note", "printed", "text", "closing")
 
 
 def _told(result, time_limit):

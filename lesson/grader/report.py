@@ -20,10 +20,13 @@ Exercises page draws them (``lesson.grader.page`` hands them to runner.js);
 the grading platforms' documents take their parts (``lesson.grader.formats``).
 Nobody reads the text back for a verdict, a line number or a link.
 
-records(result, time_limit)                one file's report
-text_lines(records), wrapped(records, w)   the report as the terminal prints it
+records(result, time_limit)                one file's report; line(text, ...) one record
+located(results, outcomes)                 each check's result with the learner's "line"
+line_text(record), text_lines(records)     the report as the terminal prints it...
+wrapped(records, width), wrap_indent(r)    ... wrapped, each line under its own text
 load_problem_text(load), load_notes(load)  what went wrong loading
-tally(passed, failed)                      "17 passed, 3 failed"
+crash_text(crashed), error_text(error)     what the judge says of a crash, an exception
+tally(passed, failed), counts(results)     "17 passed, 3 failed", and its numbers
 summary_lines(files)                       the teacher's table
 visible(text)                              control characters shown escaped
 """
@@ -374,8 +377,10 @@ def learner_line(info):
     """The line of the learner's file a load or an error points at, or None (in a
     notebook, the line of a cell is not a line of the file).
 
-    >>> learner_line({"line": 8, "where": "line 8"}), learner_line({"line": 2, "where": "cell 3, line 2"})
-    (8, None)
+    >>> learner_line({"line": 8, "where": "line 8"})
+    8
+    >>> learner_line({"line": 2, "where": "cell 3, line 2"}) is None
+    True
     """
     number = info.get("line")
     return number if isinstance(number, int) and info.get("where") == f"line {number}" else None
