@@ -240,6 +240,32 @@ def records(result, time_limit=TIME_LIMIT, functions=FUNCTIONS, named=False):
     return out + [line(f"{result['file']}: {closing}" if named else closing, role="closing")]
 
 
+def learner_line(info):
+    """The line of the learner's file a load or an error points at, or None (in a
+    notebook, the line of a cell is not a line of the file).
+
+    >>> learner_line({"line": 8, "where": "line 8"})
+    8
+    >>> learner_line({"line": 2, "where": "cell 3, line 2"}) is None
+    True
+    """
+    number = info.get("line")
+    return number if isinstance(number, int) and info.get("where") == f"line {number}" else None
+
+
+def located(results, outcomes):
+    """The results, each with "line": the learner's line its error points at, or None.
+
+    >>> from lesson.grader.judge import results
+    >>> raised = {"error": {"type": "OverflowError", "line": 8, "where": "line 8", "code": "x"}}
+    >>> located(results({"status": "ok"}, {0: raised}), {0: raised})[0]["line"]
+    8
+    """
+    outcomes = {int(index): outcome for index, outcome in outcomes.items()}
+    return [dict(result, line=learner_line((outcomes.get(index) or {}).get("error") or {}))
+            for index, result in enumerate(results)]
+
+
 def _gap():
     return line(role="gap")
 
@@ -371,32 +397,6 @@ def _note_lines(load):
     """The learner's line numbers each of ``load_notes`` names, in its order."""
     return [[] for _ in load.get("cells", [])] + (
         [[n for n in [learner_line(load["exited"])] if n]] if load.get("exited") else [])
-
-
-def learner_line(info):
-    """The line of the learner's file a load or an error points at, or None (in a
-    notebook, the line of a cell is not a line of the file).
-
-    >>> learner_line({"line": 8, "where": "line 8"})
-    8
-    >>> learner_line({"line": 2, "where": "cell 3, line 2"}) is None
-    True
-    """
-    number = info.get("line")
-    return number if isinstance(number, int) and info.get("where") == f"line {number}" else None
-
-
-def located(results, outcomes):
-    """The results, each with "line": the learner's line its error points at, or None.
-
-    >>> from lesson.grader.judge import results
-    >>> raised = {"error": {"type": "OverflowError", "line": 8, "where": "line 8", "code": "x"}}
-    >>> located(results({"status": "ok"}, {0: raised}), {0: raised})[0]["line"]
-    8
-    """
-    outcomes = {int(index): outcome for index, outcome in outcomes.items()}
-    return [dict(result, line=learner_line((outcomes.get(index) or {}).get("error") or {}))
-            for index, result in enumerate(results)]
 
 
 # --- The report as text ------------------------------------------------------------
