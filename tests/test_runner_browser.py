@@ -483,6 +483,10 @@ def test_the_line_a_report_names_is_marked(runner):
     assert runner.page.evaluate("() => lessonRunner.runners[0].editor.marked()") == named
     marked = runner.page.locator(".lr-editor .lr-marked").all_inner_texts()
     assert marked == [source.splitlines()[n - 1] for n in named]
+    # The site's addresses the report names are links, and only those.
+    links = runner.page.eval_on_selector_all(
+        ".lr-report a", "links => links.map(a => [a.textContent, a.getAttribute('href')])")
+    assert links == [["in-code.html#softmax"] * 2, ["exercises.html#a-solution"] * 2]
 
 
 # Every word of the reports on the page that fits in a row: the ones drawn on
