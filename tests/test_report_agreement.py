@@ -165,7 +165,6 @@ def agree_junit(name, result, verdicts, named):
 def test_a_line_number_the_learner_printed_is_not_a_line_of_the_file():
     """Only the judge's data names a line: printing "on line 5" marks nothing,
     and an error's message that says "your line 5" marks the line it came from."""
-    check = contract.CHECKS[2]                                      # large scores
     raised = {"error": {"type": "OverflowError", "message": "(your line 5: x)",
                         "kinds": ["OverflowError"], "line": 3, "where": "line 3",
                         "code": "math.exp(s)"}, "stdout": "failed on line 5\n"}
@@ -174,7 +173,7 @@ def test_a_line_number_the_learner_printed_is_not_a_line_of_the_file():
     results = report.located(judge.results(load, outcomes), outcomes)
     drawing = page.drawn({"file": "ex.py", "load": load, "checks": results})
     assert sorted({n for r in drawing["records"] for n in r["lines"]}) == [3]
-    assert check.name == "large scores"
+    assert any("your line 5" in r["text"] for r in drawing["records"])   # shown, not marked
 
 
 def test_runner_js_matches_no_report_text():
@@ -185,3 +184,21 @@ def test_runner_js_matches_no_report_text():
                   "START_LIMIT ="):
         assert words not in script, words
     assert not re.search(r"matchAll|result\.lines|\.split\(/", script)
+
+
+def test_the_page_says_what_its_python_cannot_do_from_the_error_not_the_report():
+    """A NumPy solution in the page: the note comes from the exception the
+    file raised, and the report draws the learner's line from the load."""
+    error = {"type": "ModuleNotFoundError", "message": "No module named 'numpy'",
+             "kinds": ["ModuleNotFoundError", "ImportError"], "line": 2, "where": "line 2",
+             "code": "import numpy as np"}
+    what, *_ = page.begin("0.5", "7")
+    what, *_ = page.advance("loaded", json.dumps({"load": {"status": "error", "error": error}}),
+                            0.01, "{}")
+    while what != "done":
+        what, *_ = page.advance("stopped", "", 0.0, "{}")
+    drawing = json.loads(page.finish("softmax_exercise.py", "python -m lesson check x.py"))
+    assert drawing["note"].startswith("NumPy is not available in the page")
+    assert "python -m lesson check x.py" in drawing["note"]
+    assert [r["lines"] for r in drawing["records"] if r["role"] == "problem"] == [[2]]
+    assert drawing["tally"] == f"0 passed, {len(contract.CHECKS)} failed"
