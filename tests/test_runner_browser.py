@@ -30,15 +30,15 @@ import time
 
 import pytest
 
-from lesson.grader import contract as exercise
+from lesson.grader import contract
 from conftest import mkdocs_build
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 from conftest import SAMPLES      # tests/learner_corpus and the site's samples
 FILENAME = "softmax_exercise.py"
 SEED = 7                     # the same fresh inputs in the page (?seed=7) and the CLI
-STARTER = exercise.STARTER.format(name=FILENAME)
-CHECKS = len(exercise.CHECKS)
+STARTER = contract.STARTER.format(name=FILENAME)
+CHECKS = len(contract.CHECKS)
 # The page is opened with ?time-limit=0.5 and the CLI run with --time-limit 0.5:
 # a right answer takes milliseconds, and the tests that hang wait less.
 TIME_LIMIT = 0.5
