@@ -16,7 +16,6 @@ import math
 import os
 import shutil
 import sys
-import textwrap
 
 from lesson import bench, example
 from lesson.grader import contract, formats, report
@@ -221,7 +220,7 @@ def _saver(folder, entries, sandbox, seed):
 def _document(form, result, time_limit, points):
     if form == "exercism":
         return formats.exercism(result, time_limit)
-    return getattr(formats, form)(result, points)
+    return getattr(formats, form)(result, points, time_limit)
 
 
 def _write_documents(folder, paths, documents):
@@ -235,26 +234,14 @@ def _write_documents(folder, paths, documents):
 
 
 def _print_report(result, time_limit, several):
-    from lesson.grader import process
-    lines = process.report(result, time_limit)
-    if result.get("note"):
-        lines[1:1] = ["", f"Note: {result['note']}"]
-    if several:                      # name the file on its closing line; a gap after
-        lines = lines[:-1] + [f"{result['file']}: {lines[-1]}", "", ""]
-    print("\n".join(_wrapped(lines)), flush=True)
-
-
-def _wrapped(lines):
-    """Report lines wrapped to a terminal's width, each under its own text."""
-    if not sys.stdout.isatty():
-        return lines
-    width = max(shutil.get_terminal_size().columns - 1, 40)
-    out = []
-    for line in lines:
-        out += textwrap.wrap(line, width, subsequent_indent=" " * report.hang(line),
-                             break_long_words=False, break_on_hyphens=False,
-                             drop_whitespace=True) or [line]
-    return out
+    """One file's report, wrapped to a terminal; with several, it names the file
+    on its closing line, and a gap follows."""
+    records = report.records(result, time_limit, named=several)
+    if sys.stdout.isatty():
+        lines = report.wrapped(records, max(shutil.get_terminal_size().columns - 1, 40))
+    else:
+        lines = report.text_lines(records)
+    print("\n".join(lines + (["", ""] if several else [])), flush=True)
 
 
 def _time_limit(text):

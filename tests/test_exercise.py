@@ -25,7 +25,7 @@ from corpus import check
 from reaper import processes
 
 import lesson
-from lesson.grader import contract, harness, judge, process
+from lesson.grader import contract, harness, judge, process, report
 from lesson.cli import main
 
 from conftest import SAMPLES      # tests/learner_corpus and the site's samples
@@ -270,7 +270,7 @@ def test_runner_results_are_structured(tmp_path):
     assert result["problem"] is None and result["passed"] == 0
     assert {r["message"] for r in result["checks"]} == {
         f"not done yet: {f}() returns None" for f in contract.FUNCTIONS}
-    lines = process.report(result)
+    lines = report.text_lines(report.records(result))
     assert lines[-1] == f"0 passed, {len(contract.CHECKS)} failed"
 
 

@@ -314,7 +314,7 @@ def test_a_notebooks_failed_cell_is_said_at_the_top(graded):
     result = graded["notebook"]
     assert result["problem"].startswith("A cell raised an error")
     gradescope = json.loads(formats.gradescope(result))
-    assert gradescope["output"].startswith(result["problem"])
+    assert gradescope["output"].startswith("Note: " + result["problem"])  # as the report says it
     assert gradescope["score"] == result["passed"] > 0
     assert json.loads(formats.prairielearn(result))["gradable"] is True
 

@@ -30,15 +30,15 @@ import time
 
 import pytest
 
-from lesson.grader import contract as exercise
+from lesson.grader import contract
 from conftest import mkdocs_build
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 from conftest import SAMPLES      # tests/learner_corpus and the site's samples
 FILENAME = "softmax_exercise.py"
 SEED = 7                     # the same fresh inputs in the page (?seed=7) and the CLI
-STARTER = exercise.STARTER.format(name=FILENAME)
-CHECKS = len(exercise.CHECKS)
+STARTER = contract.STARTER.format(name=FILENAME)
+CHECKS = len(contract.CHECKS)
 # The page is opened with ?time-limit=0.5 and the CLI run with --time-limit 0.5:
 # a right answer takes milliseconds, and the tests that hang wait less.
 TIME_LIMIT = 0.5
@@ -470,16 +470,23 @@ def test_the_editor_highlights_python_and_matches_brackets(runner):
 
 
 def test_the_line_a_report_names_is_marked(runner):
-    source = CASES["forgot_max"][0]
+    """The lines the checker found are marked; a line number the file printed is not."""
+    source = CASES["forgot_max"][0] + "\nprint('see your line 5, or on line 4')\n"
     lines = report_of(runner, source)
-    named = sorted({int(n) for line in lines for n in re.findall(r"\byour line (\d+)", line)})
+    named = sorted({int(n) for line in lines if line.lstrip().startswith("got:")
+                    for n in re.findall(r"\byour line (\d+)", line)})
     assert named, "the report names no line of the file"
+    assert any("your line 5" in line for line in lines) and not {4, 5} & set(named)
     set_text(runner.page, "x = 1")
     assert runner.page.evaluate("() => lessonRunner.runners[0].editor.marked()") == []
     check_in_page(runner, source)
     assert runner.page.evaluate("() => lessonRunner.runners[0].editor.marked()") == named
     marked = runner.page.locator(".lr-editor .lr-marked").all_inner_texts()
     assert marked == [source.splitlines()[n - 1] for n in named]
+    # The site's addresses the report names are links, and only those.
+    links = runner.page.eval_on_selector_all(
+        ".lr-report a", "links => links.map(a => [a.textContent, a.getAttribute('href')])")
+    assert links == [["in-code.html#softmax"] * 2, ["exercises.html#a-solution"] * 2]
 
 
 # Every word of the reports on the page that fits in a row: the ones drawn on

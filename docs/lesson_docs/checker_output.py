@@ -96,9 +96,9 @@ def checker(sample, *keep):
     the page wraps each once, under its own text.
     """
     result = grading().result(sample)
-    lines = report.report_lines(result["file"], result["load"], result["checks"],
-                                functions=keep or contract.FUNCTIONS)
-    return report_token(report_html(["$ python -m lesson check softmax_exercise.py"] + lines))
+    records = report.records(result, functions=keep or contract.FUNCTIONS)
+    command = report.line("$ python -m lesson check softmax_exercise.py")
+    return report_token(report_html([command] + records))
 
 
 def checker_json(sample, name):
@@ -133,18 +133,19 @@ def time_limits():
             f"follow it.")
 
 
-def report_html(lines):
-    """Lines of terminal output as one block; a long line wraps under its own text.
+def report_html(records):
+    """A report's records as one block of terminal output; a long line wraps
+    under its own text (``report.wrap_indent``).
 
     Each line is a span holding the line and its newline, as Pygments'
     `line_spans` makes them: lesson.css lays the spans out with a hanging
     indent, and the copy button copies exactly the lines.
     """
     spans = []
-    for line in lines:
-        hang = report.hang(line)
-        spans.append(f'<span class="lesson-report-line" style="padding-left:{hang}ch;'
-                     f'text-indent:-{hang}ch">{html.escape(line)}\n</span>')
+    for record in records:
+        indent = report.wrap_indent(record)
+        spans.append(f'<span class="lesson-report-line" style="padding-left:{indent}ch;'
+                     f'text-indent:-{indent}ch">{html.escape(report.line_text(record))}\n</span>')
     return ('<div class="language-text highlight lesson-report"><pre><code>'
             + "".join(spans) + "</code></pre></div>")
 

@@ -30,6 +30,7 @@ from markdown.extensions import Extension
 from markdown.postprocessors import Postprocessor
 
 from lesson.grader import contract
+from lesson.grader.plan import START_LIMIT
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 RUNTIME_IN_PROJECT = pathlib.Path("docs", "assets", "runner", "pyodide")
@@ -122,6 +123,7 @@ def editor(version=None, code_editor=None):
         "runtime": "bundled" if version else "missing",
         "runtime-megabytes": f"{size / 1e6:.0f}",
         "filename": FILENAME,
+        "start-limit": f"{START_LIMIT:g}",
     }
     attributes = " ".join(f'data-{key}="{html.escape(value)}"' for key, value in data.items())
     credit = (f'<p class="lr-credit">Python in this page is <a href="https://pyodide.org/">'

@@ -11,7 +11,8 @@ judge      the learner's outcomes against the lesson's own answers
 mistakes   the usual wrong answers, named in a hint only when the answers prove them
 plan       what to do next, given what has happened: every rule of time, of
            checks not run, and of the file's budget
-report     the report's lines, the teacher's summary, and how lines wrap
+report     the report as records (verdicts, the learner's lines, links), every
+           output's one source; its text, the teacher's summary, and how lines wrap
 links      where the site teaches each function, and its solution
 process    the plan carried out with worker processes (and bubblewrap's
            sandbox), for the terminal

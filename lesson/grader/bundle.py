@@ -193,14 +193,14 @@ def _checker():
 
 def _grade(folder, names, time_limit):
     """The checker's result for the submission in folder; its problem if none."""
-    from lesson.grader import process as runner
+    from lesson.grader import process
     time_limit = time_limit or _checker().TIME_LIMIT
     path, problem = find_submission(folder, names)
     if path is None:
-        result = runner.run(os.path.join(folder, names[0]), time_limit, shown_as=names[0])
+        result = process.run(os.path.join(folder, names[0]), time_limit, shown_as=names[0])
         result["problem"] = problem
         return result
-    return runner.run(path, time_limit, shown_as=os.path.relpath(path, folder))
+    return process.run(path, time_limit, shown_as=os.path.relpath(path, folder))
 
 
 def _solution_names(folder):

@@ -15,6 +15,7 @@ import concurrent.futures
 import os
 
 from lesson.grader.contract import SOURCE_KINDS
+from lesson.grader.report import visible
 
 STARTER_NAMES = ["softmax_exercise.py", "softmax_exercise.ipynb"]   # the starter's name
 
@@ -38,8 +39,7 @@ def printable(name):
     >>> printable("ann\\nbob.py"), printable("caf\\udce9.py")
     ('ann\\\\nbob.py', 'caf\\\\xe9.py')
     """
-    text = os.fsencode(name).decode("utf-8", "backslashreplace")
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return visible(os.fsencode(name).decode("utf-8", "backslashreplace"), keep="")
 
 
 def find(paths):

@@ -2,15 +2,20 @@
 
 Pure functions: the per-file result dicts of ``python -m lesson check`` in,
 one platform's document (text) out.  Each document follows the platform's
-published format, field by field.
+published format, field by field.  What a document says in words is the
+report's (``lesson.grader.report.records``): a test's details are its
+check's records, the document's top the file's; so every platform shows a
+check's details by the report's one rule.
 
-gradescope(result, points)       Gradescope's results.json: a score and one test per check
-prairielearn(result, points)     PrairieLearn's external grader results.json
-exercism(result, time_limit)     Exercism's test runner results.json, version 3
-junit(results, time_limit)       JUnit XML, as CI systems read it: one testsuite per file
-points(texts)                    --points FUNCTION=POINTS -> {function: points per check}
-exercism_time_limit(time_limit)  the check's limit that fits a file into Exercism's 10 s
-document_names(paths)            one file name per submission, for --output-dir
+gradescope(result, points, time_limit)    Gradescope's results.json: a score, a test per check
+prairielearn(result, points, time_limit)  PrairieLearn's external grader results.json
+exercism(result, time_limit)              Exercism's test runner results.json, version 3
+junit(results, time_limit)                JUnit XML, as CI systems read it: a testsuite per file
+points(texts)                             --points FUNCTION=POINTS -> {function: points a check}
+exercism_time_limit(time_limit)           the check's limit that fits a file into Exercism's 10 s
+document_names(paths)                     one file name per submission, for --output-dir
+
+``time_limit`` is always the check's limit the file was graded with.
 
     >>> passed = {"function": "entropy", "name": "uniform", "input": "entropy([0.5, 0.5])",
     ...           "passed": True, "status": "pass", "expected": "0.693147",
@@ -48,9 +53,8 @@ import math
 import re
 from xml.sax.saxutils import escape, quoteattr
 
-# The seam to the checker's contract (lesson.grader.contract after the split).
-from lesson.grader.contract import FUNCTIONS, time_limits
-from lesson.grader.report import REFERENCE
+from lesson.grader import report
+from lesson.grader.contract import FUNCTIONS, TIME_LIMIT, time_limits
 
 FORMATS = ("text", "json", "gradescope", "prairielearn", "exercism", "junit")
 PER_FILE = ("gradescope", "prairielearn", "exercism")   # one document per submission
@@ -61,6 +65,10 @@ STATUSES = {"pass": ("pass", None), "fail": ("fail", "failure"),
             "crash": ("error", "error"), "timeout": ("error", "error"),
             "not run": ("error", "skipped")}
 
+# The report's records that speak for the whole file, not for one check or
+# function: what a document says at its top.
+FILE_ROLES = ("problem", "advice", "note", "printed", "text", "closing")
+
 EXERCISM_BUDGET = 10.0    # seconds Exercism gives one run of its test runner
 EXERCISM_MARGIN = 1.0     # of those, for Python to start and the results to be written
 EXERCISM_OUTPUT = 500     # characters of a test's output Exercism takes
@@ -69,13 +77,14 @@ EXERCISM_TRUNCATED = "\nOutput was truncated. Please limit to 500 chars"
 
 # --- The platforms --------------------------------------------------------------
 
-def gradescope(result, points=None):
+def gradescope(result, points=None, time_limit=TIME_LIMIT):
     """Gradescope's results.json for one file: a score, and one test per check.
 
     Each check is worth ``points[function]`` (1 unless given).  A test's
-    output is the check's input, expected answer, what came back, the hint
-    and what the code printed; the top-level output says why a file that
-    did not load scores 0.
+    output is its check's details in the report (input, expected answer,
+    what came back, the hint, what the code printed); the top-level output
+    says why a file that did not load scores 0.  ``time_limit`` is the
+    check's limit it was graded with.
 
     >>> doc = json.loads(gradescope(_example(), {"softmax": 2}))
     >>> doc["score"], [(t["name"], t["score"], t["max_score"], t["status"]) for t in doc["tests"]]
@@ -87,18 +96,18 @@ def gradescope(result, points=None):
     hint:     subtract the row maximum
     printed:  hi
     """
+    top, details = _told(result, time_limit)
     tests = [{"name": _name(check), "score": _number(_worth(check, points) * check["passed"]),
               "max_score": _number(_worth(check, points)),
               "status": "passed" if check["passed"] else "failed",
-              "output": "\n".join(_details(check)), "visibility": "visible"}
-             for check in result["checks"]]
+              "output": _text(told), "visibility": "visible"}
+             for check, told in zip(result["checks"], details)]
     return _json({"score": _number(sum(t["score"] for t in tests)),
                   "execution_time": result["seconds"],
-                  "output": "\n".join(_file_lines(result)),
-                  "tests": tests})
+                  "output": _text(top), "tests": tests})
 
 
-def prairielearn(result, points=None):
+def prairielearn(result, points=None, time_limit=TIME_LIMIT):
     """PrairieLearn's external grader results.json for one file.
 
     ``score`` is the points won over the points there are, in [0, 1].  A
@@ -111,24 +120,26 @@ def prairielearn(result, points=None):
     >>> test = doc["tests"][0]
     >>> test["description"], test["points"], test["max_points"], test["message"]
     ('softmax([1000, 1000])', 0, 1, 'subtract the row maximum')
-    >>> broken = dict(_example(), load={"status": "syntax"}, problem="Your file has a syntax error")
+    >>> load = {"status": "syntax", "line": 3, "where": "line 3", "message": "bad", "code": "("}
+    >>> broken = dict(_example(), load=load, problem=report.problem(load))
     >>> json.loads(prairielearn(broken))["format_errors"]
-    ['Your file has a syntax error']
+    ['Your file has a syntax error on line 3: bad, in the line: (']
     """
+    top, details = _told(result, time_limit)
     if not _loaded(result):
         return _json({"gradable": False, "format_errors": [result["problem"]],
-                      "message": result["problem"], "output": "\n".join(_printed(result))})
+                      "message": result["problem"], "output": _text(top)})
     tests = [{"name": _name(check), "description": check["input"],
               "points": _number(_worth(check, points) * check["passed"]),
               "max_points": _number(_worth(check, points)),
-              "message": _verdict(check), "output": "\n".join(_details(check))}
-             for check in result["checks"]]
+              "message": _verdict(check), "output": _text(told)}
+             for check, told in zip(result["checks"], details)]
     won = sum(t["points"] for t in tests)
     most = sum(t["max_points"] for t in tests)
     return _json({"gradable": True, "score": won / most if most else 0.0,
-                  "message": f"{result['passed']} passed, {result['failed']} failed: "
+                  "message": f"{report.tally(result['passed'], result['failed'])}: "
                              f"{_number(won)} of {_number(most)} points",
-                  "output": "\n".join(_file_lines(result)), "tests": tests})
+                  "output": _text(top), "tests": tests})
 
 
 def exercism(result, time_limit):
@@ -148,22 +159,23 @@ def exercism(result, time_limit):
     ('softmax: large scores', 'fail', 'softmax([1000, 1000])', 1, 'hi')
     """
     whole = time_limits(time_limit)[2]
+    top, details = _told(result, time_limit)
     message = None
     if not _loaded(result):
-        message = "\n".join(_file_lines(result))
+        message = _text(top)
     elif result["seconds"] >= whole:
         message = (f"Your file used up the {whole:g} s it may take here (Exercism gives "
                    f"a run {EXERCISM_BUDGET:g} s), so some checks did not run: is "
                    f"something slow when the file loads, or does a function never "
-                   f"return?\n" + "\n".join(_file_lines(result)))
+                   f"return?\n" + _text(top))
     tests = []
-    for check in result["checks"]:
+    for check, told in zip(result["checks"], details):
         status = STATUSES[_status(check)][0]
         printed = check["stdout"] + check["stderr"]
         if len(printed) > EXERCISM_OUTPUT:
             printed = printed[:EXERCISM_OUTPUT - len(EXERCISM_TRUNCATED)] + EXERCISM_TRUNCATED
         tests.append({"name": _name(check), "status": status,
-                      "message": None if status == "pass" else "\n".join(_details(check, False)),
+                      "message": None if status == "pass" else _text(told, printed=False),
                       "output": printed or None, "test_code": check["input"],
                       "task_id": FUNCTIONS.index(check["function"]) + 1})
     if message is not None:
@@ -197,20 +209,21 @@ def junit(results, time_limit):
     suites, totals = [], {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for result in results:
         cases, counts = [], {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
-        for check in result["checks"]:
+        top, details = _told(result, time_limit)
+        for check, told in zip(result["checks"], details):
             element = STATUSES[_status(check)][1] if _loaded(result) else "error"
             counts["tests"] += 1
             if element is not None:
                 counts[{"failure": "failures", "error": "errors", "skipped": "skipped"}[
                     element]] += 1
-            cases.append(_testcase(result, check, element, time_limit))
+            cases.append(_testcase(result, check, told, element, time_limit))
         for key in totals:
             totals[key] += counts[key]
         lines = [f"  <testsuite name={_attr(result['file'])} {_counts(counts)} "
                  f"time=\"{result['seconds']:g}\">"] + cases
-        top = "\n".join(_file_lines(result)[:-1])     # the closing count is in the attributes
-        if top:
-            lines.append(f"    <system-out>{_xml(top)}</system-out>")
+        above = _text([r for r in top if r["role"] != "closing"])   # the count: attributes
+        if above:
+            lines.append(f"    <system-out>{_xml(above)}</system-out>")
         suites += lines + ["  </testsuite>"]
     seconds = round(sum(r["seconds"] for r in results), 3)
     return "\n".join(['<?xml version="1.0" encoding="UTF-8"?>',
@@ -325,45 +338,30 @@ def _verdict(check):
     return check["message"] or check["hint"] or f"expected {check['expected']}"
 
 
-def _details(check, printed=True):
-    """A check's input, what happened, expected, got, hint (and what it printed)."""
-    lines = [f"input:    {check['input']}"]
-    if check["message"]:
-        lines.append(f"          {check['message']}")
-    if check["status"] not in ("not run", "missing"):
-        lines.append(f"expected: {check['expected']}")
-    if check["got"] is not None:
-        lines.append(f"got:      {check['got']}")
-    if check["hint"]:
-        lines.append(f"hint:     {check['hint']}")
-    return lines + (_printed(check) if printed else [])
+def _told(result, time_limit):
+    """What the report tells, split: (the file's records, each check's records
+    below its verdict).  ``report.records`` makes them, once."""
+    top, details = [], [[] for _ in result["checks"]]
+    for record in report.records(result, time_limit):
+        if record["check"] is not None and record["role"] != "verdict":
+            details[record["check"]].append(record)
+        elif record["check"] is None and record["role"] in FILE_ROLES:
+            top.append(record)
+    return top, details
 
 
-def _file_lines(result):
-    """What a platform shows for the whole file: why it did not load (or a
-    note), what it printed while loading, and the count."""
-    lines = [result["problem"]] if result["problem"] else []
-    if result["uses_reference"]:
-        lines.append(REFERENCE)
-    lines += _printed(result)
-    return lines + [f"{result['passed']} passed, {result['failed']} failed"]
-
-
-def _printed(source):
-    lines = []
-    for stream, label in (("stdout", "printed:  "), ("stderr", "stderr:   ")):
-        text = (source.get(stream) or "").rstrip("\n")
-        if text:
-            lines += [(label if i == 0 else " " * len(label)) + line
-                      for i, line in enumerate(text.split("\n"))]
-    return lines
+def _text(records, printed=True):
+    """Records as a platform shows them: lines of text, not indented (each
+    document has a place per check); what the code printed only if ``printed``."""
+    return "\n".join(report.line_text(dict(record, indent=0)) for record in records
+                     if printed or record["role"] != "printed")
 
 
 def _json(document):
     return json.dumps(document, indent=1, allow_nan=False)
 
 
-def _testcase(result, check, element, time_limit):
+def _testcase(result, check, told, element, time_limit):
     seconds = time_limit if check["status"] == "timeout" else 0
     lines = [f"    <testcase classname={_attr(check['function'])} name={_attr(check['name'])} "
              f"time=\"{seconds:g}\">"]
@@ -371,7 +369,7 @@ def _testcase(result, check, element, time_limit):
         verdict = _verdict(check) if _loaded(result) else result["problem"]
         lines.append(f"      <{element} message={_attr(verdict)}"
                      + (f" type=\"{_status(check)}\">" if element != "skipped" else ">")
-                     + _xml("\n".join(_details(check, False))) + f"</{element}>")
+                     + _xml(_text(told, printed=False)) + f"</{element}>")
     for stream, tag in (("stdout", "system-out"), ("stderr", "system-err")):
         if check[stream]:
             lines.append(f"      <{tag}>{_xml(check[stream])}</{tag}>")
@@ -384,15 +382,12 @@ def _counts(counts):
 
 # XML 1.0 has no place for most control characters (a learner's clear-screen
 # escape, a NUL): they are shown as \x1b, as the report shows them.
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
 def _xml(text):
-    return escape(_NOT_XML.sub(lambda m: repr(m.group())[1:-1], text))
+    return escape(report.visible(text, keep="\n\t\r"))
 
 
 def _attr(text):
-    return quoteattr(_NOT_XML.sub(lambda m: repr(m.group())[1:-1], text))
+    return quoteattr(report.visible(text, keep="\n\t\r"))
 
 
 def _example():

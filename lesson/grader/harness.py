@@ -347,10 +347,11 @@ def error_info(error):
     ('ZeroDivisionError', ['ZeroDivisionError', 'ArithmeticError', 'Exception'], None)
     """
     with _OwnBuiltins():
-        return _error_info(error)
+        return _described(error)
 
 
-def _error_info(error):
+def _described(error):
+    """An exception as plain data (error_info's work, done under _OwnBuiltins)."""
     kind = _type(error)
     kinds = [k.__name__ if k.__module__ == "builtins" else f"{k.__module__}.{k.__qualname__}"
              for k in _type.__dict__["__mro__"].__get__(kind)]

@@ -8,10 +8,14 @@ JSON text Python's ``json`` makes (inf and nan included), untouched.
 
 begin(time_limit)                       a new run's first step
 advance(what, text, seconds, printed)   what happened -> the next step
-report(shown_as)                        the report, as JSON text
+finish(shown_as, cli)                   the report's records, as JSON text
+drawn(result)                           ... made from a result: what runner.js draws
 
 A step reaches JavaScript as a list: [do, seconds, keep, request], the
-request being the JSON text to hand to the learner's worker.
+request being the JSON text to hand to the learner's worker.  The report
+reaches it as data: the report's records (``lesson.grader.report``), each
+with what drawing it takes, so runner.js reads no verdict, line number,
+label or link out of the text.
 
     >>> begin("2")[:3]
     ['load', 10.0, 2000]
@@ -21,14 +25,14 @@ request being the JSON text to hand to the learner's worker.
 
 import json
 
-from lesson.grader import judge
-from lesson.grader.contract import FUNCTIONS, TIME_LIMIT, checks_for, new_seed
+from lesson.grader import judge, report
+from lesson.grader.contract import TIME_LIMIT, checks_for, new_seed
 from lesson.grader.plan import Plan
-from lesson.grader.report import hang, report_lines
 
 _RUN = {}
 
-# What the page's Python cannot do, said under the report that shows it tried.
+# What the page's Python cannot do: a few words of the error it raises, and
+# what to say under the report that shows it tried.
 PAGE_LIMITS = (
     ("No module named 'numpy'", "NumPy is not available in the page: check a NumPy "
                                 "solution with {cli}."),
@@ -79,16 +83,39 @@ def _step(step):
     return [step["do"], step.get("seconds", 0.0), step.get("keep", 0), request]
 
 
-def report(shown_as, cli):
-    """The finished run's report: JSON text of {"lines", "hangs", "passed",
-    "failed", "note"}; ``cli`` is the command that checks it outside the page."""
+def finish(shown_as, cli):
+    """The finished run's report, as JSON text (see ``drawn``); ``cli`` is the
+    command that checks the file outside the page."""
     plan = _RUN["plan"]
-    time_limit = plan.check_limit
-    results = judge.results(plan.load, plan.outcomes, time_limit, _RUN["checks"])
-    lines = report_lines(shown_as, plan.load, results, time_limit, FUNCTIONS)
-    passed, failed = judge.counts(results)
-    text = "\n".join(lines)
-    note = next((sentence.format(cli=cli) for found, sentence in PAGE_LIMITS
-                 if found in text), "")
-    return json.dumps({"lines": lines, "hangs": [hang(line) for line in lines],
-                       "passed": passed, "failed": failed, "note": note})
+    results = judge.results(plan.load, plan.outcomes, plan.check_limit, _RUN["checks"])
+    result = {"file": shown_as, "load": plan.load,
+              "checks": report.located(results, plan.outcomes)}
+    drawing = drawn(result, plan.check_limit)
+    errors = [plan.load.get("error")] + [o.get("error") for o in plan.outcomes.values()]
+    messages = [e.get("message") or "" for e in errors if isinstance(e, dict)]
+    drawing["note"] = next((sentence.format(cli=cli) for words, sentence in PAGE_LIMITS
+                            if any(words in message for message in messages)), "")
+    return json.dumps(drawing)
+
+
+def drawn(result, time_limit=TIME_LIMIT):
+    """What runner.js draws for a result: {"records", "tally", "failed"}.
+
+    Each record is the report's (``report.records``), with "head" (its
+    indent and label, as the terminal prints them), "wrap" (where a wrapped
+    line goes on, ``report.wrap_indent``) and "field" (a value that goes
+    under its label on a phone).  "tally" is the closing count, in words.
+
+    >>> from lesson.grader.judge import results
+    >>> load = {"status": "ok"}
+    >>> drawing = drawn({"file": "ex.py", "load": load, "checks": results(load, {})})
+    >>> drawing["tally"], drawing["records"][3]["head"], drawing["records"][3]["wrap"]
+    ('0 passed, 20 failed', '  FAIL  ', 8)
+    """
+    records = report.records(result, time_limit)
+    for record in records:
+        record.update(head=report.line_text(dict(record, text="")),
+                      wrap=report.wrap_indent(record),
+                      field=record["role"] in ("detail", "printed") and bool(record["label"]))
+    passed, failed = report.counts(result["checks"])
+    return {"records": records, "tally": report.tally(passed, failed), "failed": failed}

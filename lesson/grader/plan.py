@@ -31,6 +31,10 @@ import uuid
 from lesson.grader.contract import CHECKS, OUTPUT_LIMIT, TIME_LIMIT, time_limits
 from lesson.grader.harness import load_record, outcome_record
 
+# Seconds the Exercises page waits for a fresh Python (a Web Worker) to start
+# before it says Python did not start: the page has it as data (data-start-limit).
+START_LIMIT = 60
+
 TIME_USED = "the file used up its {file_limit:g} s"
 NO_RELOAD = "the file did not load again after the check above stopped"
 GARBLED = "the file wrote into the checker's private pipe during the check above"

@@ -1,7 +1,6 @@
 """Process handling for the terminal: the plan's steps, carried out with worker processes.
 
 run(path, time_limit)        one file -> its result: counts, load, one dict per check
-report(result, time_limit)   the learner's report for one result, as lines
 
     >>> import os, tempfile
     >>> from lesson.grader.contract import write_starter
@@ -52,7 +51,7 @@ import threading
 import time
 import uuid
 
-from lesson.grader import judge, report as reports
+from lesson.grader import judge, report
 from lesson.grader.contract import SOURCE_KINDS, TIME_LIMIT, checks_for, new_seed
 from lesson.grader.harness import load_record
 from lesson.grader.plan import Plan
@@ -136,7 +135,8 @@ def run(path, time_limit=TIME_LIMIT, shown_as=None, sandbox=None, memory_limit=M
     "failed", "problem" (why the file could not load, or what went wrong
     while it loaded: a notebook cell that failed, an exit(); else None),
     "uses_reference", "stdout" and "stderr" (printed while loading),
-    "checks" (one ``judge.result_record`` per check), "load", "sandbox",
+    "checks" (one ``judge.result_record`` per check, with the learner's
+    "line" its error points at: ``report.located``), "load", "sandbox",
     "seed" and "seconds".
 
     >>> result = run("notes.txt")
@@ -152,27 +152,14 @@ def run(path, time_limit=TIME_LIMIT, shown_as=None, sandbox=None, memory_limit=M
         load, outcomes = grade(path, time_limit, sandbox, memory_limit, checks, snapshot)
     except Exception as error:             # a bug of ours: one sentence, not a traceback
         load, outcomes = load_record("internal", message=repr(error)[:300]), {}
-    results = judge.results(load, outcomes, time_limit, checks)
+    results = report.located(judge.results(load, outcomes, time_limit, checks), outcomes)
     passed, failed = judge.counts(results)
     return {"file": shown_as, "passed": passed, "failed": failed,
-            "problem": reports.problem(load, time_limit, file=shown_as),
+            "problem": report.problem(load, time_limit, file=shown_as),
             "uses_reference": judge.uses_reference(load, outcomes),
             "stdout": load.get("stdout", ""), "stderr": load.get("stderr", ""),
             "checks": results, "load": load, "sandbox": sandbox, "seed": seed,
             "seconds": round(time.monotonic() - started, 3)}
-
-
-def report(result, time_limit=TIME_LIMIT):
-    """The report for one result from ``run``, as lines.
-
-    >>> for line in report(run("notes.txt"))[:3]:
-    ...     print(line)
-    ...
-    Checking notes.txt against lesson 4's contract
-    <BLANKLINE>
-    notes.txt is not a Python file: the checker reads .py files and Jupyter notebooks (.ipynb).
-    """
-    return reports.report_lines(result["file"], result["load"], result["checks"], time_limit)
 
 
 def grade(path, time_limit=TIME_LIMIT, sandbox="none", memory_limit=MEMORY_LIMIT, checks=None,

@@ -1,15 +1,38 @@
-"""The report: what a learner and a teacher read, as lines of text.
+"""The report: what a learner and a teacher read, as records.
 
-The lines are not wrapped: a terminal or a web page wraps them once, as
-wide as it is, each under the text after its label (``hang``).
+A report is a list of records, one a line, each plain data:
 
-report_lines(shown_as, load, results, time_limit)   one file's report
-load_problem_text(load), load_notes(load)          what went wrong loading
-summary_lines(files)                               the teacher's table
-hang(line)                                         where a wrapped line goes on
+  "role"     what the line is: "title", "problem", "advice", "note",
+             "printed", "function", "verdict", "detail", "stuck", "closing",
+             "gap" (a blank line) or "text"
+  "check"    the index of the check it is about, or None
+  "indent"   spaces before it
+  "label"    its label ("PASS", "got:", "printed:"), or ""
+  "pad"      the width the label takes, spaces after it included, or 0
+  "text"     what follows the label (not wrapped)
+  "verdict"  "pass" or "fail" on a check's first line, else None
+  "lines"    the learner's line numbers it names
+  "links"    [start, end] of each of the site's addresses in its text
+
+Every output is drawn from these: the terminal joins each into a line of
+text (``line_text``) and wraps it under its text (``wrap_indent``); the
+Exercises page draws them (``lesson.grader.page`` hands them to runner.js);
+the grading platforms' documents take their parts (``lesson.grader.formats``).
+Nobody reads the text back for a verdict, a line number or a link.
+
+records(result, time_limit)                one file's report; line(text, ...) one record
+located(results, outcomes)                 each check's result with the learner's "line"
+line_text(record), text_lines(records)     the report as the terminal prints it...
+wrapped(records, width), wrap_indent(r)    ... wrapped, each line under its own text
+load_problem_text(load), load_notes(load)  what went wrong loading
+crash_text(crashed), error_text(error)     what the judge says of a crash, an exception
+tally(passed, failed), counts(results)     "17 passed, 3 failed", and its numbers
+summary_lines(files)                       the teacher's table
+visible(text)                              control characters shown escaped
 """
 
 import re
+import textwrap
 
 from lesson.grader.contract import FUNCTIONS, TIME_LIMIT, time_limits
 from lesson.grader.links import LESSON_PARTS, SOLUTION
@@ -158,65 +181,275 @@ def problem(load, time_limit=TIME_LIMIT, file="Your file"):
             or " ".join(load_notes(load, time_limit)) or None)
 
 
-def report_lines(shown_as, load, results, time_limit=TIME_LIMIT, functions=FUNCTIONS):
-    """The report a learner reads, as lines, built from the results.
+# --- The records -------------------------------------------------------------------
 
-    Functions not in ``functions`` are summed up in one line each; the
-    closing line always counts every check.
+FIELD = 10              # the width of a check's field labels: "expected: "
+VERDICT = 6             # ... and of its verdict: "FAIL  "
+MIN_WRAP_INDENT = 4     # a wrapped line with no label is still indented this much
+DETAIL_INDENT = 8       # a check's details sit under its name
+
+
+def line(text="", *, role="text", check=None, indent=0, label="", pad=0, verdict=None,
+         lines=(), links=()):
+    """One record of a report (see the module's docstring for its keys).
+
+    >>> line_text(line("[0.5, 0.5]", role="detail", indent=8, label="got:", pad=FIELD))
+    '        got:      [0.5, 0.5]'
+    """
+    return {"role": role, "check": check, "indent": indent, "label": label, "pad": pad,
+            "text": text, "verdict": verdict, "lines": list(lines),
+            "links": [list(link) for link in links]}
+
+
+def records(result, time_limit=TIME_LIMIT, functions=FUNCTIONS, named=False):
+    """The report a learner reads, as records, built from one file's result.
+
+    ``result`` has "file", "load" and "checks" (``judge.result_record``s,
+    with the learner's "line" where ``located`` found one), and may have a
+    "note" (how the file was found) and a "problem" (why it did not load,
+    where a bundle says it better than the load can).  Functions not in
+    ``functions`` are summed up in one line each; the closing line always
+    counts every check, and names the file when ``named``.
 
     >>> from lesson.grader.judge import results
     >>> load = {"status": "ok"}
-    >>> lines = report_lines("ex.py", load, results(load, {}))
-    >>> print(lines[0], lines[3], lines[-1], sep="\\n")
+    >>> report = records({"file": "ex.py", "load": load, "checks": results(load, {})})
+    >>> for record in report[:4] + report[-1:]:
+    ...     print(line_text(record))
     Checking ex.py against lesson 4's contract
+    <BLANKLINE>
+    softmax
       FAIL  lesson's first weight
     0 passed, 20 failed
+    >>> report[3]["verdict"], report[3]["check"]
+    ('fail', 0)
     """
-    lines = [f"Checking {shown_as} against lesson 4's contract", ""]
-    trouble = load_problem_text(load, time_limit, file=shown_as)
+    load, checks = result["load"], result["checks"]
+    out = [line(f"Checking {result['file']} against lesson 4's contract", role="title"),
+           _gap()]
+    if result.get("note"):
+        out += [line(result["note"], role="note", label="Note:", pad=6), _gap()]
+    trouble = load_problem_text(load, time_limit, file=result["file"])
+    if trouble is not None:                  # a bundle may say it better (no submission found)
+        trouble = result.get("problem") or trouble
+    out += _load_records(trouble, load, checks, time_limit)
+    if trouble is None:
+        for function in FUNCTIONS:
+            out += _function_records(function, checks, function in functions)
+    closing = tally(*counts(checks))
+    return out + [line(f"{result['file']}: {closing}" if named else closing, role="closing")]
+
+
+def learner_line(info):
+    """The line of the learner's file a load or an error points at, or None (in a
+    notebook, the line of a cell is not a line of the file).
+
+    >>> learner_line({"line": 8, "where": "line 8"})
+    8
+    >>> learner_line({"line": 2, "where": "cell 3, line 2"}) is None
+    True
+    """
+    number = info.get("line")
+    return number if isinstance(number, int) and info.get("where") == f"line {number}" else None
+
+
+def located(results, outcomes):
+    """The results, each with "line": the learner's line its error points at, or None.
+
+    >>> from lesson.grader.judge import results
+    >>> raised = {"error": {"type": "OverflowError", "line": 8, "where": "line 8", "code": "x"}}
+    >>> located(results({"status": "ok"}, {0: raised}), {0: raised})[0]["line"]
+    8
+    """
+    outcomes = {int(index): outcome for index, outcome in outcomes.items()}
+    return [dict(result, line=learner_line((outcomes.get(index) or {}).get("error") or {}))
+            for index, result in enumerate(results)]
+
+
+def _gap():
+    return line(role="gap")
+
+
+def _load_records(trouble, load, checks, time_limit):
+    """What the file did while loading: why it did not load (``trouble``), or
+    notes, and what it printed."""
+    out = []
     if trouble is not None:                      # one paragraph, then nothing ran
+        out.append(line(trouble, role="problem", lines=_learner_lines(load)))
         advice = REFERENCE if load.get("uses_reference") else WHAT_TO_TRY.get(load["status"])
-        lines += [trouble] + ([advice] if advice else []) + [""]
-        printed = _printed(load)
-        if printed:
-            lines += ["While loading, your file printed:"] + printed + [""]
-        return lines + [f"None of the {len(results)} checks could run: the file did "
-                        f"not load.", "", closing_line(results)]
-    for note in load_notes(load, time_limit):
-        lines += [f"Note: {note}", ""]
-    if any(r["message"] == NOT_COUNTED for r in results) or load.get("uses_reference"):
-        lines += [REFERENCE, ""]
-    printed = _printed(load)
+        out += [line(advice, role="advice")] if advice else []
+        out.append(_gap())
+    else:
+        for note, where in zip(load_notes(load, time_limit), _note_lines(load)):
+            out += [line(note, role="note", label="Note:", pad=6, lines=where), _gap()]
+        if any(c["message"] == NOT_COUNTED for c in checks) or load.get("uses_reference"):
+            out += [line(REFERENCE, role="advice"), _gap()]
+    printed = _printed(load, indent=0)
     if printed:
-        lines += ["While loading, your file printed:"] + printed + [""]
-    for function in FUNCTIONS:
-        own = [r for r in results if r["function"] == function]
-        if function not in functions:
-            passed, failed = counts(own)
-            lines += [f"{function}  ({passed} passed, {failed} failed: not shown here)", ""]
-            continue
-        lines.append(function)
-        for result in own:
-            lines += _result_lines(result)
-        if any(r["status"] in ("fail", "error", "timeout") for r in own):
-            lines.append(stuck_line(function))
-        lines.append("")
-    lines.append(closing_line(results))
-    return lines
+        out += [line("While loading, your file printed:", role="text")] + printed + [_gap()]
+    if trouble is not None:
+        out += [line(f"None of the {len(checks)} checks could run: the file did not load.",
+                     role="text"), _gap()]
+    return out
 
 
-def stuck_line(function):
+def _function_records(function, checks, shown):
+    """One function's part of the report: its checks, or one line that sums them up."""
+    own = [(index, check) for index, check in enumerate(checks) if check["function"] == function]
+    if not shown:
+        passed, failed = counts([check for _, check in own])
+        return [line(f"{function}  ({tally(passed, failed)}: not shown here)", role="function"),
+                _gap()]
+    out = [line(function, role="function")]
+    for index, check in own:
+        out += _check_records(index, check)
+    if any(check["status"] in ("fail", "error", "timeout") for _, check in own):
+        out.append(_stuck(function))
+    return out + [_gap()]
+
+
+def _check_records(index, check):
+    """A check's verdict; if it failed, what was asked, given and wanted; what it printed.
+
+    This is the one rule for a check's details, in every output: the input,
+    expected and got only for a call that ran and came back with an answer
+    to judge (not None, not a file that imports the lesson); expected, got
+    and the hint not after a time-out, which got nothing.
+    """
+    out = [line(check["name"], role="verdict", check=index, indent=2, pad=VERDICT,
+                label="PASS" if check["passed"] else "FAIL",
+                verdict="pass" if check["passed"] else "fail")]
+    asked = (not check["passed"] and check["status"] in ("fail", "error", "timeout")
+             and check["got"] != "None" and check["message"] != NOT_COUNTED)
+    fields = []
+    if asked:
+        fields.append(("input:", check["input"], ()))
+    if not check["passed"] and check["message"]:
+        fields.append(("", check["message"], ()))
+    if asked and check["status"] != "timeout":
+        fields.append(("expected:", check["expected"], ()))
+        if check["got"] is not None:
+            fields.append(("got:", check["got"], [check["line"]] if check.get("line") else ()))
+        if check["hint"]:
+            fields.append(("hint:", check["hint"], ()))
+    out += [line(text, role="detail", check=index, indent=DETAIL_INDENT, label=label,
+                 pad=FIELD if label else 0, lines=lines) for label, text, lines in fields]
+    return out + _printed(check, indent=DETAIL_INDENT, check=index)
+
+
+def _stuck(function):
     """Where a learner whose function fails can read on, or see it done.
 
-    >>> stuck_line("entropy")
+    >>> line_text(_stuck("entropy"))
     '  stuck? read in-code.html#entropy or see a solution at exercises.html#a-solution'
+    >>> _stuck("entropy")["links"]
+    [[5, 25], [47, 72]]
     """
-    return f"  stuck? read {LESSON_PARTS[function]} or see a solution at {SOLUTION}"
+    text, links = "", []
+    for piece, address in (("read ", None), (LESSON_PARTS[function], True),
+                           (" or see a solution at ", None), (SOLUTION, True)):
+        if address:
+            links.append((len(text), len(text) + len(piece)))
+        text += piece
+    return line(text, role="stuck", indent=2, label="stuck?", pad=7, links=links)
 
 
-def closing_line(results):
-    """The report's last line, "N passed, M failed"."""
-    passed, failed = counts(results)
+def _printed(source, indent, check=None, most=8, width=200):
+    """What the learner's code printed, labelled: a few lines a stream, each cut
+    short, then exactly how many characters were not shown.
+
+    >>> for record in _printed({"stdout": "loading!" * 1000}, indent=0):
+    ...     print(line_text(record))
+    printed:  loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!...
+              ... (7800 more characters not shown)
+    """
+    out = []
+    for stream, label in (("stdout", "printed:"), ("stderr", "stderr:")):
+        text = (source.get(stream) or "").rstrip("\n")
+        more = 0
+        cut = _CUT.search(text)
+        if cut:                              # the plan kept the first characters only
+            text, more = text[:cut.start()], int(cut.group(1))
+        if not text and not more:
+            continue
+        pieces = text.split("\n")
+        shown = [piece[:width] for piece in pieces[:most]]
+        hidden = len(text) - sum(len(piece) for piece in shown) - (len(shown) - 1) + more
+        texts = [visible(kept) + ("..." if len(piece) > width else "")
+                 for kept, piece in zip(shown, pieces)]
+        if hidden > 0:
+            texts.append(f"... ({hidden} more characters not shown)")
+        out += [line(text, role="printed", check=check, indent=indent, pad=FIELD,
+                     label=label if i == 0 else "") for i, text in enumerate(texts)]
+    return out
+
+
+# What the plan adds to output it cut short (lesson.grader.plan.capped).
+_CUT = re.compile(r"\n?[.]{3} [(]([0-9]+) more characters not shown[)]$")
+
+
+def _learner_lines(load):
+    """The learner's line numbers a load's problem names (none in a notebook's cells)."""
+    return [n for n in (learner_line(load), learner_line(load.get("error") or {})) if n]
+
+
+def _note_lines(load):
+    """The learner's line numbers each of ``load_notes`` names, in its order."""
+    return [[] for _ in load.get("cells", [])] + (
+        [[n for n in [learner_line(load["exited"])] if n]] if load.get("exited") else [])
+
+
+# --- The report as text ------------------------------------------------------------
+
+def line_text(record):
+    """A record as the terminal prints it: indent, label, text."""
+    return " " * record["indent"] + record["label"].ljust(record["pad"]) + record["text"]
+
+
+def text_lines(report):
+    """A report's records as lines of text, not wrapped.
+
+    >>> text_lines([line("large scores", indent=2, label="FAIL", pad=VERDICT), line()])
+    ['  FAIL  large scores', '']
+    """
+    return [line_text(record) for record in report]
+
+
+def wrap_indent(record):
+    """Where a wrapped line goes on: its indent plus its label's width.
+
+    The terminal, the site's reports and the page's editor all wrap with it.
+
+    >>> wrap_indent(line("subtract the row maximum", indent=8, label="hint:", pad=FIELD))
+    18
+    >>> wrap_indent(line("Your file has a syntax error on line 3: '(' was never closed"))
+    4
+    """
+    return record["indent"] + (record["pad"] or MIN_WRAP_INDENT)
+
+
+def wrapped(report, width):
+    """A report's lines wrapped to ``width`` columns, each under its own text.
+
+    >>> wrapped([line("subtract the row maximum first", indent=8, label="hint:",
+    ...               pad=FIELD)], 34)
+    ['        hint:     subtract the row', '                  maximum first']
+    """
+    out = []
+    for record in report:
+        text = line_text(record)
+        out += textwrap.wrap(text, width, subsequent_indent=" " * wrap_indent(record),
+                             break_long_words=False, break_on_hyphens=False,
+                             drop_whitespace=True) or [text]
+    return out
+
+
+def tally(passed, failed):
+    """The count every output closes with.
+
+    >>> tally(17, 3)
+    '17 passed, 3 failed'
+    """
     return f"{passed} passed, {failed} failed"
 
 
@@ -230,61 +463,15 @@ def counts(results):
     return passed, len(results) - passed
 
 
-def _result_lines(result):
-    """A check's verdict, then (if it failed) what was asked, given and wanted."""
-    lines = [f"  {'PASS' if result['passed'] else 'FAIL'}  {result['name']}"]
-    asked = (result["status"] in ("fail", "error", "timeout") and result["got"] != "None"
-             and result["message"] != NOT_COUNTED)
-    if not result["passed"] and asked:
-        lines.append(_field("input", result["input"]))
-    if not result["passed"] and result["message"]:
-        lines.append(f"        {result['message']}")
-    if not result["passed"] and asked and result["status"] != "timeout":
-        lines += [_field("expected", result["expected"]), _field("got", result["got"])]
-    if not result["passed"] and result["hint"] and asked and result["status"] != "timeout":
-        lines.append(_field("hint", result["hint"]))
-    return lines + [f"        {line}" for line in _printed(result)]
+def visible(text, keep="\n\t"):
+    """Text with its control characters (a terminal's clear screen, a NUL, a
+    newline in a file name) shown escaped, as Python writes them; those in
+    ``keep`` stay.  Every output shows them this way.
 
-
-def _field(label, text):
-    return f"        {label + ':':10}{text}"
-
-
-def _printed(source, most=8, width=200):
-    """What the learner's code printed, labelled: a few lines a stream, each cut
-    short, then exactly how many characters were not shown.
-
-    >>> for line in _printed({"stdout": "loading!" * 1000}):
-    ...     print(line)
-    printed:  loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!loading!...
-              ... (7800 more characters not shown)
+    >>> visible("\\x1b[2Jhi\\n"), visible("a\\nb.py", keep="")
+    ('\\\\x1b[2Jhi\\n', 'a\\\\nb.py')
     """
-    lines = []
-    for stream, label in (("stdout", "printed:"), ("stderr", "stderr:")):
-        text = (source.get(stream) or "").rstrip("\n")
-        more = 0
-        cut = _CUT.search(text)
-        if cut:                              # the plan kept the first characters only
-            text, more = text[:cut.start()], int(cut.group(1))
-        if not text and not more:
-            continue
-        pieces = text.split("\n")
-        shown = [piece[:width] for piece in pieces[:most]]
-        hidden = len(text) - sum(len(piece) for piece in shown) - (len(shown) - 1) + more
-        visible = [_visible(kept) + ("..." if len(piece) > width else "")
-                   for kept, piece in zip(shown, pieces)]
-        if hidden > 0:
-            visible.append(f"... ({hidden} more characters not shown)")
-        lines += [f"{label if i == 0 else '':10}{line}" for i, line in enumerate(visible)]
-    return lines
-
-
-_CUT = re.compile(r"\n?[.]{3} [(]([0-9]+) more characters not shown[)]$")
-
-
-def _visible(text):
-    """Output with control characters (a terminal's clear screen) made visible."""
-    return "".join(c if c in "\n\t" or c.isprintable() else repr(c)[1:-1] for c in text)
+    return "".join(c if c in keep or c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def summary_lines(files):
@@ -294,10 +481,10 @@ def summary_lines(files):
 
     >>> bob = [{"function": "softmax", "name": "large scores", "passed": False,
     ...         "status": "fail"}]
-    >>> for line in summary_lines([
+    >>> for row in summary_lines([
     ...         {"file": "alice.py", "passed": 20, "failed": 0, "checks": []},
     ...         {"file": "bob.py", "passed": 19, "failed": 1, "checks": bob}]):
-    ...     print(line)
+    ...     print(row)
     ...
     file      passed  failed  first failing check
     alice.py      20       0
@@ -315,25 +502,5 @@ def summary_lines(files):
         rows.append((entry["file"], str(entry["passed"]), str(entry["failed"]), first or ""))
     width = max(len(row[0]) for row in rows)
     lines = [f"{r[0]:{width}}  {r[1]:>6}  {r[2]:>6}  {r[3]}".rstrip() for r in rows]
-    passed = sum(entry["passed"] for entry in files)
-    failed = sum(entry["failed"] for entry in files)
-    return lines + ["", f"{passed} passed, {failed} failed"]
-
-
-# A report line's indent, then its label ("got:", "not done yet:", "PASS  ").
-_LABEL = re.compile(r"( *)((?:[a-z][a-z ]{0,20}?: +)|(?:PASS|FAIL)  )?")
-MIN_HANG = 4            # a wrapped line with no label is still indented this much
-
-
-def hang(line):
-    """Where a wrapped report line goes on: its indent plus its label's width.
-
-    The terminal, the site's reports and the page's editor all wrap with it.
-
-    >>> hang("        hint:     subtract the row maximum"), hang("  FAIL  large scores")
-    (18, 8)
-    >>> hang("Your file has a syntax error on line 3: '(' was never closed")
-    4
-    """
-    match = _LABEL.match(line)
-    return len(match.group(1)) + len(match.group(2) or " " * MIN_HANG)
+    return lines + ["", tally(sum(entry["passed"] for entry in files),
+                              sum(entry["failed"] for entry in files))]

@@ -24,7 +24,6 @@
     runtime: "Starting Python in the page",
     lesson: "Loading the lesson's checker",
   };
-  const START_LIMIT = 60;      // seconds before a silent start is reported
 
   function mount(root) {
     const $ = (selector) => root.querySelector(selector);
@@ -42,6 +41,8 @@
     const seed = address.get("seed") || "";
     const cli = `python -m lesson check ${filename}`;
     const runner = new URL(root.dataset.runner, document.baseURI);
+    // Seconds a Python may take to start before it is reported (the plan's START_LIMIT).
+    const startLimit = Number(root.dataset.startLimit);
     const files = JSON.parse($(".lr-lesson").textContent);    // the modules that run in the page
     const timings = { runs: [], stopped: [] };    // seconds: each run, each stopped step
 
@@ -284,11 +285,11 @@
     };
     setTimeout(() => {
       if (root.dataset.state === "starting") {
-        failed(`it did not answer within ${START_LIMIT} s`);
+        failed(`it did not answer within ${startLimit} s`);
         judge.stop();
         spare.stop();
       }
-    }, START_LIMIT * 1000);
+    }, startLimit * 1000);
 
     function takeLearner() {
       const worker = spare;
@@ -314,8 +315,8 @@
         const result = await check(editor.text());
         const seconds = (performance.now() - began) / 1000;
         timings.runs.push(seconds);
-        show(result);
-        say(`Checked in ${seconds.toFixed(1)} s: ${result.passed} passed, ${result.failed} failed.`
+        show(result.records);
+        say(`Checked in ${seconds.toFixed(1)} s: ${result.tally}.`
             + (result.note ? ` ${result.note}` : ""), result.failed ? "fail" : "pass");
       } catch (error) {
         failed(error.message, "stopped working");
@@ -360,8 +361,8 @@
           if (what === "load") {
             learner = takeLearner();
             if (!learner.isReady) say("Checking\u2026 (starting a fresh Python for your code)");
-            if (await withinSeconds(learner.ready, START_LIMIT) === "late") {
-              throw new Error(`a fresh Python did not start within ${START_LIMIT} s`);
+            if (await withinSeconds(learner.ready, startLimit) === "late") {
+              throw new Error(`a fresh Python did not start within ${startLimit} s`);
             }
             happened = await inLearner({ type: "load", source, filename, keep }, "loaded", seconds);
           } else if (what === "call") {
@@ -376,46 +377,47 @@
       } finally {
         if (learner) learner.stop();
       }
-      const answer = await judge.ask({ type: "report", shownAs: filename, cli }, "report");
-      return JSON.parse(answer.report);
+      const finished = await judge.ask({ type: "finish", shownAs: filename, cli }, "finished");
+      return JSON.parse(finished.drawing);
     }
 
-    // The site's addresses a report names ("in-code.html#softmax"), as links.
-    function linked(text) {
-      return text.split(/(\b[\w-]+\.html#[\w-]+)/).map((part, i) => {
-        if (i % 2 === 0) return document.createTextNode(part);
+    // A record's text, with the site's addresses it holds (record.links) as links.
+    function linked(record) {
+      const parts = [];
+      let at = 0;
+      for (const [start, end] of record.links) {
         const link = document.createElement("a");
-        link.href = part;
-        link.textContent = part;
-        return link;
-      });
+        link.href = link.textContent = record.text.slice(start, end);
+        parts.push(record.text.slice(at, start), link);
+        at = end;
+      }
+      return [...parts, record.text.slice(at) + "\n"];
     }
 
-    function show(result) {
+    // The report's records (lesson/grader/page.py, drawn()), one span a line.
+    // A line is not wrapped by the checker: the page wraps it, and a wrapped
+    // line hangs under the text after its label (record.wrap).  A field's
+    // value is a span of its own, which lesson.css puts under the label on a
+    // phone.
+    function show(records) {
       const code = report.querySelector("code");
-      // The report's lines are not wrapped: the page wraps each one, and a
-      // wrapped line hangs under the text after its label ("hint:     ").
-      // A label's value is a span of its own, which lesson.css puts under
-      // the label on a phone.
-      code.replaceChildren(...result.lines.map((line, number) => {
+      code.replaceChildren(...records.map((record) => {
         const span = document.createElement("span");
-        const verdict = line.match(/^ {2}(PASS|FAIL) {2}/);
-        const hang = result.hangs[number];
-        span.className = verdict ? (verdict[1] === "PASS" ? "lr-pass" : "lr-fail") : "";
-        span.style.setProperty("--hang", `${hang}ch`);
-        span.style.setProperty("--lead", `${line.search(/\S|$/)}ch`);
-        if (/: +$/.test(line.slice(0, hang)) && line.length > hang) {     // "got:      "
+        span.className = { pass: "lr-pass", fail: "lr-fail" }[record.verdict] || "";
+        span.style.setProperty("--hang", `${record.wrap}ch`);
+        span.style.setProperty("--lead", `${record.indent}ch`);
+        if (record.field && record.text) {
           const value = document.createElement("span");
           value.className = "lesson-report-value";
-          value.textContent = line.slice(hang) + "\n";
-          span.append(line.slice(0, hang), value);
+          value.textContent = record.text + "\n";
+          span.append(record.head, value);
         } else {
-          span.append(...linked(line + "\n"));
+          span.append(record.head, ...linked(record));
         }
         return span;
       }));
       report.hidden = false;
-      editor.markLines(result.lines.flatMap((line) => namedLines(line)));
+      editor.markLines(records.flatMap((record) => record.lines));
     }
 
     function api() {
@@ -423,12 +425,6 @@
     }
 
     return api();
-  }
-
-  // The lines of the learner's file a report's line names: "(your line 8: ...)",
-  // "a syntax error on line 3" (lesson/grader/report.py words them).
-  function namedLines(line) {
-    return [...line.matchAll(/\b(?:your|on) line (\d+)\b/g)].map((match) => Number(match[1]));
   }
 
   const runners = [];

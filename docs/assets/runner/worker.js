@@ -139,8 +139,8 @@ self.onmessage = async (event) => {
         post({ type: "step", step: call("advance", message.what, message.text,
                                         message.seconds, message.printed) });
         break;
-      case "report":
-        post({ type: "report", report: call("report", message.shownAs, message.cli) });
+      case "finish":                                // judge: the report's records
+        post({ type: "finished", drawing: call("finish", message.shownAs, message.cli) });
         break;
       case "load": {                                // learner: load the file
         const path = `${FOLDER}/${message.filename}`;
