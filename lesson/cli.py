@@ -81,6 +81,8 @@ def _check(args):
         raise ValueError(f"--points is for gradescope and prairielearn, not --format {form}")
     if form == "exercism":
         time_limit = formats.exercism_time_limit(time_limit)
+    for option, folder in (("--output-dir", args.output_dir), ("--results", args.results)):
+        _make_folder(option, folder)           # before grading: a wrong path fails at once
     sandbox = _sandbox(args.sandbox)
     seed = contract.new_seed() if args.seed is None else args.seed
     several = len(entries) > 1
@@ -103,18 +105,21 @@ def _check(args):
             result["note"] = entry.note
         return result
     results = []
+    facts = _run_facts(sandbox, seed, args.memory_limit, time_limit)
     try:
         if form == "text":
             print(_header(sandbox, seed, args.memory_limit), end="\n\n", flush=True)
         for result in classroom.grade_all(list(range(len(entries))), grade, args.jobs,
-                                          _saver(args.results, entries, sandbox, seed)):
+                                          _saver(args.results, entries, facts)):
+            if formats.checker_failed(result):       # no grade: stop, and say why
+                process.stop_all()
+                return _checker_failed(form, result, time_limit, points, facts)
             results.append(result)
             if form == "text":
                 _print_report(result, time_limit, several)
         if form == "json":
             files = [{k: v for k, v in r.items() if k != "load"} for r in results]
-            print(json.dumps(dict(_run_facts(sandbox, seed, args.memory_limit, time_limit),
-                                  files=files, skipped=_skipped(skipped)),
+            print(json.dumps(dict(facts, files=files, skipped=_skipped(skipped)),
                              indent=1, allow_nan=False))
         elif form == "junit":
             print(formats.junit(results, time_limit))
@@ -123,7 +128,7 @@ def _check(args):
             if args.output_dir is None:
                 print(documents[0])
             else:
-                _write_documents(args.output_dir, [e.path for e in entries], documents)
+                _write_documents(args.output_dir, entries, documents)
                 print("\n".join(_summary(results, skipped)))
         elif several or skipped:
             print("\n".join(_summary(results, skipped)))
@@ -137,9 +142,40 @@ def _check(args):
         process.stop_all()
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    finally:
+        process.reap_all()
     if form == "exercism":
         return 0
     return 0 if all(r["failed"] == 0 for r in results) else 1
+
+
+CHECKER_FAILED = 3      # the exit code when the checker itself failed: no grade was given
+
+
+def _checker_failed(form, result, time_limit, points, facts):
+    """The checker failed on a file (its sandbox did not start, say): one line
+    on stderr, the grader's error in a platform's document, and exit 3."""
+    print(f"python -m lesson check: error: {result['problem']}", file=sys.stderr)
+    if form == "json":
+        print(json.dumps(dict(facts, error=result["problem"], files=[], skipped=[]),
+                         indent=1, allow_nan=False))
+    elif form == "junit":
+        print(formats.junit([result], time_limit))
+    elif form in formats.PER_FILE:
+        print(_document(form, result, time_limit, points))
+    return CHECKER_FAILED
+
+
+def _make_folder(option, folder):
+    """--output-dir or --results DIR: made now, or a usage error in one line."""
+    if folder is None:
+        return
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except FileExistsError:
+        raise ValueError(f"{option} {printable(folder)}: that is a file, not a folder") from None
+    except OSError as error:
+        raise ValueError(f"{option} {printable(folder)}: {error.strerror}") from None
 
 
 NO_SANDBOX = ("bubblewrap (bwrap) is not in use, so these submissions run with your "
@@ -195,25 +231,28 @@ def _skipped(skipped):
 
 
 def _summary(results, skipped):
-    lines = report.summary_lines(results)
+    """The teacher's table, with each file's name made printable (only here)."""
+    lines = report.summary_lines([dict(r, file=printable(r["file"])) for r in results])
     notes = [f"Note: {r['note']}" for r in results if r.get("note")]
-    skips = [f"Skipped {name}: {why}" for name, why in skipped]
+    skips = [f"Skipped {printable(name)}: {why}" for name, why in skipped]
     return (notes + skips + [""] if notes or skips else []) + lines
 
 
-def _saver(folder, entries, sandbox, seed):
-    """--results DIR: each file's JSON written as soon as it is graded."""
+def _saver(folder, entries, facts):
+    """--results DIR: each file's JSON written as soon as it is graded (a file
+    the checker failed on has no grade, and none is written)."""
     if folder is None:
         return None
-    os.makedirs(folder, exist_ok=True)
-    names = formats.document_names([e.path for e in entries])
+    from lesson.grader import classroom
+    names = classroom.document_names(entries)
 
     def save(index, result):
+        if formats.checker_failed(result):
+            return
         entry = {k: v for k, v in result.items() if k != "load"}
         path = os.path.join(folder, names[index])
         with open(path + ".part", "w", encoding="utf-8") as file:
-            json.dump(dict(_run_facts(sandbox, seed, None, None), file=entry), file,
-                      indent=1, allow_nan=False)
+            json.dump(dict(facts, file=entry), file, indent=1, allow_nan=False)
         os.replace(path + ".part", path)
     return save
 
@@ -224,10 +263,10 @@ def _document(form, result, time_limit, points):
     return getattr(formats, form)(result, points)
 
 
-def _write_documents(folder, paths, documents):
+def _write_documents(folder, entries, documents):
     """One document per submission into folder, named after it; say where."""
-    os.makedirs(folder, exist_ok=True)
-    for name, document in zip(formats.document_names(paths), documents):
+    from lesson.grader import classroom
+    for name, document in zip(classroom.document_names(entries), documents):
         with open(os.path.join(folder, name), "w", encoding="utf-8") as file:
             file.write(document + "\n")
         print(f"wrote {printable(os.path.join(folder, name))}")
@@ -240,7 +279,7 @@ def _print_report(result, time_limit, several):
     if result.get("note"):
         lines[1:1] = ["", f"Note: {result['note']}"]
     if several:                      # name the file on its closing line; a gap after
-        lines = lines[:-1] + [f"{result['file']}: {lines[-1]}", "", ""]
+        lines = lines[:-1] + [f"{printable(result['file'])}: {lines[-1]}", "", ""]
     print("\n".join(_wrapped(lines)), flush=True)
 
 
@@ -425,11 +464,16 @@ table is "N passed, M failed".""")
     gradescope = platforms.add_parser(
         "gradescope", help="write the autograder zip to upload to Gradescope",
         description="Write Gradescope's autograder zip: setup.sh installs the "
-                    "lesson from a wheel inside it, fetching nothing; "
+                    "lesson, and NumPy for a learner who uses it, from wheels "
+                    "inside it, fetching nothing; "
                     "run_autograder grades /autograder/submission/ and writes "
                     "/autograder/results/results.json.  Its README.md says how "
                     "to upload it.")
     gradescope.add_argument("zip", metavar="OUT.zip")
+    gradescope.add_argument("--numpy-wheels", metavar="DIR",
+                            help="put the numpy-*.whl files in DIR into the zip (default: "
+                                 "pip downloads NumPy's wheels for the Pythons of "
+                                 "Gradescope's Ubuntu images, once)")
     exercism = platforms.add_parser(
         "exercism", help="Exercism's run.sh: grade INPUT_DIR, write OUTPUT_DIR/results.json",
         description="Exercism's test runner contract: grade the solution in "
@@ -461,19 +505,51 @@ def _usage_error(command, message):
 
 
 def _autograder(args):
-    from lesson.grader import bundle
-    if args.platform == "exercism":
-        return bundle.run_exercism(args.slug, args.input_dir, args.output_dir)
-    points = formats.points(args.points)
-    if args.platform == "prairielearn":
-        return bundle.run_prairielearn(time_limit=args.time_limit, points=points)
+    from lesson.grader import bundle, process
+    if args.as_program:                # its workers' leftovers are its own to reap
+        process.become_subreaper()
     try:
-        bundle.write_gradescope_zip(args.zip, args.time_limit, points)
-    except OSError as error:
-        raise ValueError(f"cannot write {args.zip}: {error.strerror}") from None
-    print(f"Wrote {args.zip}. Upload it on the Gradescope assignment's Configure "
-          f"Autograder page; its README.md says how.")
+        if args.platform == "exercism":
+            return bundle.run_exercism(args.slug, args.input_dir, args.output_dir)
+        points = formats.points(args.points)
+        if args.platform == "prairielearn":
+            return bundle.run_prairielearn(time_limit=args.time_limit, points=points)
+        return _gradescope_zip(args.zip, args.time_limit, points, args.numpy_wheels)
+    finally:
+        process.reap_all()
+
+
+def _gradescope_zip(path, time_limit, points, numpy_folder):
+    """autograder gradescope OUT.zip: NumPy's wheels downloaded (or taken from
+    --numpy-wheels DIR), then the zip written."""
+    import glob
+    import tempfile
+    from lesson.grader import bundle
+    with tempfile.TemporaryDirectory() as scratch:
+        if numpy_folder is None:
+            try:
+                wheels = bundle.numpy_wheels(scratch)
+            except RuntimeError as error:
+                raise ValueError(f"{error}: connect to the network once (pip keeps them), "
+                                 f"or give --numpy-wheels DIR") from None
+        else:
+            wheels = sorted(glob.glob(os.path.join(glob.escape(numpy_folder), "numpy-*.whl")))
+            if not wheels:
+                raise ValueError(f"--numpy-wheels {printable(numpy_folder)}: no numpy-*.whl there")
+        try:
+            bundle.write_gradescope_zip(path, time_limit, points, wheels)
+        except OSError as error:
+            raise ValueError(f"cannot write {printable(path)}: {error.strerror}") from None
+    print(f"Wrote {printable(path)}, with NumPy for Python "
+          f"{', '.join(_wheel_pythons(wheels))}. Upload it on the Gradescope assignment's "
+          f"Configure Autograder page; its README.md says how.")
     return 0
+
+
+def _wheel_pythons(wheels):
+    """The Pythons NumPy's wheels are for: 'numpy-2.2.6-cp310-...' -> '3.10'."""
+    tags = [os.path.basename(w).split("-")[2] for w in wheels]
+    return [f"{t[2]}.{t[3:]}" if t.startswith("cp") else t for t in tags]
 
 
 def main(argv=None):

@@ -74,7 +74,7 @@ BWRAP_ONLY = {"forge_proc_stdout", "harm_pth", "harm_grader_append", "harm_kill_
 HARMS_FOLDER = {"harm_rewrite_classmates", "harm_plant_lesson", "harm_copy_classmate"}
 MODES = ["bwrap", "none"]
 DISK_PLACES = ["/tmp", "/var/tmp", "/dev/shm", "/"]  # where res_disk_1gib, harm_remount_root write
-HAS_BWRAP = process.default_sandbox() == "bwrap"
+HAS_BWRAP = process.sandbox_starts()
 
 
 def _hostile_in(mode, group):

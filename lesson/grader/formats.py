@@ -87,6 +87,8 @@ def gradescope(result, points=None):
     hint:     subtract the row maximum
     printed:  hi
     """
+    if checker_failed(result):
+        return _json(_grader_error(result, "gradescope"))
     tests = [{"name": _name(check), "score": _number(_worth(check, points) * check["passed"]),
               "max_score": _number(_worth(check, points)),
               "status": "passed" if check["passed"] else "failed",
@@ -115,6 +117,8 @@ def prairielearn(result, points=None):
     >>> json.loads(prairielearn(broken))["format_errors"]
     ['Your file has a syntax error']
     """
+    if checker_failed(result):
+        return _json(_grader_error(result, "prairielearn"))
     if not _loaded(result):
         return _json({"gradable": False, "format_errors": [result["problem"]],
                       "message": result["problem"], "output": "\n".join(_printed(result))})
@@ -147,6 +151,8 @@ def exercism(result, time_limit):
     >>> test["name"], test["status"], test["test_code"], test["task_id"], test["output"]
     ('softmax: large scores', 'fail', 'softmax([1000, 1000])', 1, 'hi')
     """
+    if checker_failed(result):
+        return _json(_grader_error(result, "exercism"))
     whole = time_limits(time_limit)[2]
     message = None
     if not _loaded(result):
@@ -288,6 +294,40 @@ def document_names(paths):
         seen[name] = seen.get(name, 0) + 1
         names.append(name + (f"-{seen[name]}" if seen[name] > 1 else "") + ".json")
     return names
+
+
+# --- The grader's own failure ----------------------------------------------------
+
+CHECKER_FAILURES = ("unstarted", "internal")   # load statuses that are the checker's fault
+
+
+def checker_failed(result):
+    """Did the checker fail on this file (its sandbox did not start, say), so
+    that it has no grade at all?"""
+    return result["load"]["status"] in CHECKER_FAILURES
+
+
+def _grader_error(result, form):
+    """A file the checker failed to grade, as each platform reads a grader's
+    error: no grade is charged to the student, and the reason is given.
+
+    >>> broken = dict(_example(), load={"status": "unstarted"},
+    ...               problem="The checker failed, not your file: the sandbox could not start.")
+    >>> json.loads(prairielearn(broken))["gradable"], json.loads(exercism(broken, 1.0))["status"]
+    (False, 'error')
+    >>> doc = json.loads(gradescope(broken))
+    >>> doc["score"], doc["tests"], doc["output"].split(":")[0]
+    (0, [], 'The grader failed, not your submission')
+    """
+    problem = result["problem"]
+    return {"gradescope": {"score": 0, "execution_time": result["seconds"],
+                           "output": f"The grader failed, not your submission: it could "
+                                     f"not grade it, so this 0 is no grade. Tell your "
+                                     f"teacher. ({problem})", "tests": []},
+            "prairielearn": {"gradable": False, "format_errors": [problem],
+                             "message": problem, "output": ""},
+            "exercism": {"version": 3, "status": "error", "message": problem, "tests": []},
+            }[form]
 
 
 # --- Private utilities ----------------------------------------------------------

@@ -34,6 +34,7 @@ LOAD_PROBLEMS = {
     "unreadable": "{file} could not be read: {message}.",
     "internal": "The checker itself failed on {file} ({message}): please report "
                 "this, with the file.",
+    "unstarted": "The checker failed, not your file: {message}.",
     "unsupported": "This checker runs files on Linux and macOS only; on Windows, "
                    "run it in WSL (Windows Subsystem for Linux).",
 }
