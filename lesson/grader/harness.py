@@ -568,6 +568,22 @@ def answer(module, request):
     return {"token": request["token"], "outcome": outcome}
 
 
+_TRIAL = "import math\n\ndef softmax(x):\n    return [math.exp(s) for s in x]\n"
+
+
+def _try_out():
+    """Load and call a small file of the checker's own, as the learner's will
+    be, and encode the reply: under limits too small for Python this fails
+    before the worker's hello, as the checker's failure."""
+    import importlib.util, keyword, tokenize  # noqa: E401,F401 - what loading needs
+    source, _ = read_learner(_TRIAL.encode(), "trial.py")
+    module, _ = load_learner(source, "trial.py", "lesson_trial")
+    _encode(answer(module, {"token": "", "function": "softmax", "args": [[1.0]], "kwargs": {}}))
+    sys.modules.pop("lesson_trial", None)
+    _LEARNER_CODE.pop("trial.py", None)
+    linecache.cache.pop("trial.py", None)
+
+
 def serve(replies, requests):
     """The worker process: unpack and load the submission, then answer each request.
 
@@ -605,7 +621,7 @@ def serve(replies, requests):
         for folder in submission.get("sites", []):
             site.addsitedir(folder)        # the user's site-packages: the worker's home is its own
         unpack(submission["files"])
-        import importlib.util, keyword, tokenize  # noqa: E401,F401 - what loading needs
+        _try_out()
     except BaseException as error:         # noqa: B036 - the checker's failure: say why
         _write(2, f"{HARNESS_SAYS}{_type(error).__name__}: {error}"[:300].encode(
             errors="replace"))
