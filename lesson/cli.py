@@ -389,8 +389,10 @@ and --seed N asks the same inputs again.
 
 Trust: where bubblewrap (bwrap) is installed, each submission runs in its
 sandbox: no network, its own process namespace (no signal reaches the
-checker or a classmate), a read-only system, your home, the class folder
-and the lesson's own package hidden, and a size-capped private folder.
+checker or a classmate), a read-only system, your home, /tmp, the class
+folder and the lesson's own package hidden (the Python running the checker
+stays visible, read-only, wherever it lives: a .venv in the exercise's
+folder too), and a size-capped private folder.
 Everywhere, each worker is limited in memory (--memory-limit), file size
 and processes, and nothing it says decides a verdict: the right answers and
 the judging stay in the checker.  Without bubblewrap (--no-sandbox, or not
@@ -419,9 +421,13 @@ limit (at least 5 s), a whole file 5 times plus 4 s (with the default:
 {contract.TIME_LIMIT:g} s, {contract.time_limits()[1]:g} s and {contract.time_limits()[2]:g} s).
 
 The exit code is 0 only when every check of every file passed, 1 when
-some did not, 2 for a usage error; with --format exercism it is 0 whatever
-the grade, as Exercism's test runners exit.  The last line of a report or
-table is "N passed, M failed".""")
+some did not, 2 for a usage error, {CHECKER_FAILED} when the checker itself failed and
+gave no grade: bubblewrap could not start its sandbox (its message is
+said; --no-sandbox grades without it, each file then running with your
+rights), or --memory-limit is too small for Python to start.  A platform's
+document then says the grader failed, not the student.  With --format
+exercism it is 0 whatever the grade, as Exercism's test runners exit.  The
+last line of a report or table is "N passed, M failed".""")
     check.add_argument("paths", nargs="+", metavar="PATH",
                        help="your file (e.g. softmax_exercise.py or a notebook), "
                             "or a folder of them")

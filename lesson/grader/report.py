@@ -12,7 +12,7 @@ hang(line)                                         where a wrapped line goes on
 import re
 
 from lesson.grader.contract import FUNCTIONS, TIME_LIMIT, time_limits
-from lesson.grader.links import LESSON_PARTS, SOLUTION
+from lesson.grader.links import LESSON_PARTS, SOLUTION, address
 
 LOAD_PROBLEMS = {
     "not_python": "{file} is not a Python file: the checker reads .py files "
@@ -212,7 +212,8 @@ def stuck_line(function):
     >>> stuck_line("entropy")
     '  stuck? read in-code.html#entropy or see a solution at exercises.html#a-solution'
     """
-    return f"  stuck? read {LESSON_PARTS[function]} or see a solution at {SOLUTION}"
+    return (f"  stuck? read {address(LESSON_PARTS[function])} or see a solution at "
+            f"{address(SOLUTION)}")
 
 
 def closing_line(results):
