@@ -328,3 +328,21 @@ def test_the_checker_waits_for_every_process_it_starts(layouts, sandbox):
                            *layout.files], cwd=layout.cwd, capture_output=True, text=True,
                           timeout=120)
     assert done.stdout.split() == ["1", "0"], done.stdout + done.stderr
+
+
+def test_numpy_installed_with_pip_user_is_seen_in_the_sandbox(layouts):
+    """A learner with no venv installs NumPy with --user: the worker runs with
+    a home of its own, in a sandbox that hides /tmp, and still imports it."""
+    layout = layouts("pyenv 3.12, no venv")
+    import numpy
+    pip = subprocess.run([str(pyenv_python("3.12")), "-m", "pip", "install", "--user", "--quiet",
+                          "--no-deps", "--disable-pip-version-check", "--only-binary=:all:",
+                          f"numpy=={numpy.__version__}"],
+                         capture_output=True, text=True, timeout=300,
+                         env=dict(os.environ, **layout.env))
+    if pip.returncode != 0:
+        pytest.skip(f"pip could not install NumPy: {pip.stderr[-300:]}")
+    shutil.copy(SAMPLES / "correct_numpy.py", layout.cwd / "with_numpy.py")
+    for sandbox in ["--no-sandbox"] + (["--sandbox"] if has_bwrap() else []):
+        done = run(layout, "check", sandbox, "with_numpy.py")
+        assert done.stdout.splitlines()[-1] == "20 passed, 0 failed", done.stdout
