@@ -117,21 +117,7 @@ def _check(args):
             results.append(result)
             if form == "text":
                 _print_report(result, time_limit, several)
-        if form == "json":
-            files = [{k: v for k, v in r.items() if k != "load"} for r in results]
-            print(json.dumps(dict(facts, files=files, skipped=_skipped(skipped)),
-                             indent=1, allow_nan=False))
-        elif form == "junit":
-            print(formats.junit(results, time_limit))
-        elif form in formats.PER_FILE:
-            documents = [_document(form, r, time_limit, points) for r in results]
-            if args.output_dir is None:
-                print(documents[0])
-            else:
-                _write_documents(args.output_dir, entries, documents)
-                print("\n".join(_summary(results, skipped)))
-        elif several or skipped:
-            print("\n".join(_summary(results, skipped)))
+        _print_documents(form, results, skipped, entries, args.output_dir, facts, points)
         sys.stdout.flush()
     except KeyboardInterrupt:
         process.stop_all()
@@ -147,6 +133,26 @@ def _check(args):
     if form == "exercism":
         return 0
     return 0 if all(r["failed"] == 0 for r in results) else 1
+
+
+def _print_documents(form, results, skipped, entries, output_dir, facts, points):
+    """After the grading: the format's document(s), or the teacher's table."""
+    time_limit = facts["time_limit"]
+    if form == "json":
+        files = [{k: v for k, v in r.items() if k != "load"} for r in results]
+        print(json.dumps(dict(facts, files=files, skipped=_skipped(skipped)),
+                         indent=1, allow_nan=False))
+    elif form == "junit":
+        print(formats.junit(results, time_limit))
+    elif form in formats.PER_FILE:
+        documents = [_document(form, r, time_limit, points) for r in results]
+        if output_dir is None:
+            print(documents[0])
+        else:
+            _write_documents(output_dir, entries, documents)
+            print("\n".join(_summary(results, skipped)))
+    elif len(entries) > 1 or skipped:
+        print("\n".join(_summary(results, skipped)))
 
 
 CHECKER_FAILED = 3      # the exit code when the checker itself failed: no grade was given
@@ -209,8 +215,8 @@ def _sandbox(wanted):
         return "none"
     found = process.default_sandbox()
     if wanted is True and found != "bwrap":
-        raise ValueError("--sandbox needs bubblewrap (bwrap), which is not installed or "
-                         "cannot run here (Debian, Ubuntu: apt-get install bubblewrap)")
+        raise ValueError("--sandbox needs bubblewrap (bwrap), which is not installed "
+                         "(Debian, Ubuntu: apt-get install bubblewrap)")
     return found
 
 
@@ -438,7 +444,7 @@ last line of a report or table is "N passed, M failed".""")
                        help="the same as --format json")
     check.add_argument("--output-dir", metavar="DIR",
                        help="gradescope, prairielearn, exercism: write one document "
-                            "per file into DIR, named after the file")
+                            "per file into DIR, named after its path in the class folder")
     check.add_argument("--points", action="append", default=[], metavar="FUNCTION=POINTS",
                        help="gradescope, prairielearn: what each check of FUNCTION is "
                             "worth (default: 1; give it once per function)")

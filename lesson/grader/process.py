@@ -198,9 +198,10 @@ def grade(path, time_limit=TIME_LIMIT, sandbox="none", memory_limit=MEMORY_LIMIT
             if step["do"] == "load":
                 worker = Worker(submission, step["keep"], sandbox, limits)
                 event = worker.receive(step["seconds"], "loaded")
-                if "unstarted" in event:       # the checker's failure: no grade at all
-                    return load_record("unstarted", message=unstarted_text(
-                        event["unstarted"], sandbox, memory_limit)), {}
+                if "unstarted" in event and not (event.get("late") and plan.load):
+                    return load_record("unstarted", message=unstarted_text(   # ours: no grade
+                        event.pop("unstarted"), sandbox, memory_limit)), {}
+                event.pop("unstarted", None)   # a reload in the file's last moments: its time
             elif step["do"] == "call":
                 worker.send({key: step[key] for key in ("token", "function", "args", "kwargs")})
                 event = worker.receive(step["seconds"], "reply")
@@ -467,17 +468,15 @@ class Worker:
                 self._read(fd)
 
     def _unstarted(self, timeout=None):
-        """{"unstarted": why} if the worker stopped, or ran out of time, before
-        its hello (so before any learner code ran); else None."""
+        """{"unstarted": why} if the worker stopped before its hello (so before
+        any learner code ran), with "late" if its time ran out; else None."""
         if self.greeted:
             return None
         self._drain()
         said = self.printed["stderr"].decode("utf-8", "replace").strip().splitlines()
         if timeout is not None:
-            why = f"it did not start within {timeout:g} s"
-        else:
-            why = said[-1] if said else f"exit code {self._exit_code()}"
-        return {"unstarted": why}
+            return {"unstarted": f"it did not start within {timeout:g} s", "late": True}
+        return {"unstarted": said[-1] if said else f"exit code {self._exit_code()}"}
 
     def _exit_code(self):
         """The worker's exit code; a signal that ended it as its negative number
