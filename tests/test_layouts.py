@@ -346,3 +346,23 @@ def test_numpy_installed_with_pip_user_is_seen_in_the_sandbox(layouts):
     for sandbox in ["--no-sandbox"] + (["--sandbox"] if has_bwrap() else []):
         done = run(layout, "check", sandbox, "with_numpy.py")
         assert done.stdout.splitlines()[-1] == "20 passed, 0 failed", done.stdout
+
+
+SEEKER = """\
+import glob, sys
+print(sorted(set(glob.glob("/tmp/**/lesson/grader", recursive=True)
+                 + [p + "/lesson" for p in sys.path if glob.glob(p + "/lesson/grader")])))
+"""
+
+
+@pytest.mark.parametrize("name", ["venv through a symlink", "venv inside the exercise folder",
+                                  "pyenv 3.12, no venv"])
+def test_the_lesson_stays_hidden_at_every_path_the_sandbox_shows_python(layouts, name):
+    """The learner's Python is seen at its own path and its real one; the
+    lesson's package inside it is hidden at both."""
+    if not has_bwrap():
+        pytest.skip("bubblewrap (bwrap) is not installed or cannot run here")
+    layout = layouts(name)
+    (layout.cwd / "seeker.py").write_text(SEEKER)
+    done = run(layout, "check", "--json", "--sandbox", "seeker.py")
+    assert json.loads(done.stdout)["files"][0]["stdout"] == "[]\n", done.stdout

@@ -26,11 +26,16 @@ bubblewrap (``bwrap``) is installed, the worker runs in its sandbox
 namespaces (no network; no signal or /proc reaches the checker or a
 classmate), no capabilities (run as root, bwrap would keep root's: enough
 to remount the system writable), a read-only /proc/sys (root may write
-the machine's kernel settings without any), a read-only system (its /dev too), the homes, the class folder and the
+the machine's kernel settings without any), a read-only system (its /dev
+too), the homes, /tmp, the submission's and the class folder and the
 lesson's own package hidden, and size-capped writable folders: the one
-holding the copy, /tmp and /dev/shm.
+holding the copy, /tmp and /dev/shm.  The Python running the checker is
+seen again, read-only, wherever it lives (``python_paths``).
 Everywhere, the harness sets its limits (memory, file size, processes, no
-core files) before any learner code runs.
+core files) before any learner code runs, then says hello: a worker that
+stops before its hello did not start (bwrap's own message says why, or a
+memory limit too small for Python), which is the checker's failure, a load
+of status "unstarted", never the learner's grade.
 
 The worker talks to the checker over private pipes, never over stdout:
 the learner's code may print, clear the screen, run shell commands or
@@ -303,9 +308,9 @@ def sandbox_command(command, hide=()):
              if _inside(seen, masked + hidden)]
     for source, seen in bound:                     # Python, seen again, read-only
         out += ["--ro-bind", source, seen]
-    again = [LESSON_HOME] + [p for p in hidden if any(_inside(p, [seen], strictly=True)
-                                                      for _, seen in bound)]
-    for path in again:                             # hidden again, even inside Python
+    again = [LESSON_HOME] + [p for p in hidden if any(_inside(p, [source], strictly=True)
+                                                      for source, _ in bound)]
+    for path in _aliases(again, bound):            # hidden again, even inside Python
         out += ["--tmpfs", path]
     out += ["--dir", SANDBOX_HOME, "--chdir", SANDBOX_HOME,
             "--ro-bind", HARNESS, "/tmp/.lesson-harness.py", "--"]
@@ -365,6 +370,22 @@ def user_site():
     if site.ENABLE_USER_SITE and folder in sys.path and os.path.isdir(folder):
         return [folder]
     return []
+
+
+def _aliases(paths, bound):
+    """Each path, at its real path, and wherever a bind shows it again.
+
+    >>> _aliases(["/real/v/lib/lesson"], [("/real/v", "/v"), ("/real/v", "/real/v")])
+    ['/real/v/lib/lesson', '/v/lib/lesson']
+    """
+    out = set()
+    for path in paths:
+        real = os.path.realpath(path)
+        out |= {path, real}
+        for source, seen in bound:
+            if _inside(real, [source]):
+                out.add(os.path.normpath(os.path.join(seen, os.path.relpath(real, source))))
+    return sorted(out)
 
 
 def _inside(path, folders, strictly=False):
