@@ -8,7 +8,8 @@ once per run and shared by its tests.  Each layout then grades the site's
 solution (20 passed, 0 failed) and a wrong file, with the sandbox and
 without, as root and as ``nobody``.  The layouts live in one folder under
 /tmp that ``nobody`` may read; pyenv's Pythons live in /root, which
-``nobody`` may not, so they run as root only.
+``nobody`` may not enter, so for ``nobody`` /root holds pyenv and nothing
+else (a mount namespace of its own).
 
 Also here: a bwrap that cannot start, and a memory limit too small for
 Python, are the checker's failure (its own line, exit code 3, each
@@ -92,11 +93,13 @@ def two_files(folder, correct="softmax_exercise.py", wrong="wrong.py"):
 
 class Layout:
     """Where the checker is and where the files are: run ``command`` + check's
-    arguments + ``files`` in ``cwd``, with ``env`` added."""
+    arguments + ``files`` in ``cwd``, with ``env`` added.  ``view`` is
+    (folder, spare): a folder under /root, which nobody may not enter, and a
+    spare folder to keep it in while /root becomes one that holds only it."""
 
-    def __init__(self, command, cwd, files, env=None, root_only=None):
+    def __init__(self, command, cwd, files, env=None, view=None):
         self.command, self.cwd, self.files = [str(c) for c in command], cwd, files
-        self.env, self.root_only = env or {}, root_only
+        self.env, self.view = env or {}, view
 
 
 def system_python():
@@ -166,7 +169,9 @@ def pyenv_python(version):
 
 def pyenv_user(base, wheel, version):
     """pyenv's Python used directly, no venv: pip install --user, as a learner
-    with no venv does (into a user base of its own)."""
+    with no venv does (into a user base of its own).  nobody may not enter
+    /root: for nobody, /root holds pyenv's folder and nothing else (a mount
+    namespace of its own), as a pyenv in a home of its own."""
     python = pyenv_python(version)
     userbase = base / f"user-{version}"
     env = {"PYTHONUSERBASE": str(userbase), "HOME": str(base / "home")}
@@ -176,8 +181,9 @@ def pyenv_user(base, wheel, version):
                          env=dict(os.environ, **env))
     assert pip.returncode == 0, pip.stderr
     files = two_files(base / f"work-{version}")
+    (base / "spare").mkdir(exist_ok=True)
     return Layout([userbase / "bin" / "softmax-lesson"], base / f"work-{version}", files, env,
-                  root_only=f"nobody may not run pyenv's Pythons in {python.parents[3]}")
+                  view=(python.parents[3], base / "spare"))
 
 
 LAYOUTS = {"venv inside the exercise folder": inside, "venv and file under /tmp": under_tmp,
@@ -200,12 +206,18 @@ def layouts(base, wheel):
     return layout
 
 
+ONLY_IN_ROOT = ('mount --bind "$1" "$2" && mount -t tmpfs -o mode=755 tmpfs /root && '
+                'mkdir -p "$1" && mount --bind "$2" "$1" && shift 2 && exec "$@"')
+
+
 def run(layout, *args, user="root", env=None):
     """The layout's checker run with args, as user."""
     command = layout.command + list(args)
-    if user != "root":
-        if layout.root_only:
-            pytest.skip(layout.root_only)
+    if user != "root" and layout.view:
+        folder, spare = layout.view
+        command = ["unshare", "--mount", "sh", "-c", ONLY_IN_ROOT, "sh", str(folder), str(spare),
+                   "runuser", "-u", user, "--"] + command
+    elif user != "root":
         command = ["runuser", "-u", user, "--"] + command
     environment = {"PATH": os.environ["PATH"], "LANG": "C.UTF-8",
                    "HOME": str(layout.cwd), **layout.env, **(env or {})}
