@@ -92,6 +92,7 @@ def _check(args):
         print(f"python -m lesson check: warning: {NO_SANDBOX}", file=sys.stderr)
     if args.as_program:                # not when a program of its own calls main()
         process.become_subreaper()
+    process.STOPPING.clear()           # a run stopped before (Ctrl+C, the checker's failure)
     hide = sorted({os.path.realpath(p if os.path.isdir(p) else os.path.dirname(p) or ".")
                    for p in args.paths})
     read = [process.snapshot(e.path, e.shown_as, folder, hide, inside)
