@@ -10,7 +10,7 @@ exercism(result, time_limit)     Exercism's test runner results.json, version 3
 junit(results, time_limit)       JUnit XML, as CI systems read it: one testsuite per file
 points(texts)                    --points FUNCTION=POINTS -> {function: points per check}
 exercism_time_limit(time_limit)  the check's limit that fits a file into Exercism's 10 s
-document_names(paths)            one file name per submission, for --output-dir
+checker_failed(result)           did the checker fail on the file (no grade at all)?
 
     >>> passed = {"function": "entropy", "name": "uniform", "input": "entropy([0.5, 0.5])",
     ...           "passed": True, "status": "pass", "expected": "0.693147",
@@ -41,6 +41,10 @@ stopped) and a time-out are errors, as JUnit and Exercism mean them.
 A file that does not load scores 0 on Gradescope; on PrairieLearn it is
 ``gradable: false`` (the learner is not charged an attempt); on Exercism
 its status is ``error``; in JUnit each of its checks is an ``<error>``.
+A file the checker failed to grade (its sandbox did not start) is the
+grader's error on every platform (``_grader_error``): Gradescope a 0 with
+no tests, saying the grader failed, not the student; PrairieLearn
+``gradable: false``; Exercism ``error``; JUnit an ``<error>`` per check.
 """
 
 import json
@@ -270,30 +274,6 @@ def exercism_time_limit(time_limit):
     while time_limits(fits)[2] > budget and fits > 0.1:
         fits = math.floor(fits * 10 - 1) / 10          # tenths of a second down
     return fits
-
-
-def document_names(paths):
-    """One document name per submission, for --output-dir: the file's name,
-    with as many of its folders as it takes to tell the submissions apart.
-
-    >>> document_names(["alice.py", "bob.ipynb"])
-    ['alice.py.json', 'bob.ipynb.json']
-    >>> document_names(["class/ann/softmax_exercise.py", "class/bo/softmax_exercise.py"])
-    ['ann-softmax_exercise.py.json', 'bo-softmax_exercise.py.json']
-    >>> document_names(["new\\nline.py", "x.py"])
-    ['new_line.py.json', 'x.py.json']
-    """
-    parts = [[p for p in re.split(r"[\\/]+", path) if p not in ("", ".")] for path in paths]
-    depth = 1
-    while depth < max(map(len, parts)) and len({tuple(p[-depth:]) for p in parts}) < len(parts):
-        depth += 1
-    names, seen = [], {}
-    for part in parts:
-        name = "".join(c if c.isprintable() and c not in '<>:"|?*' else "_"
-                       for c in "-".join(part[-depth:])) or "submission"
-        seen[name] = seen.get(name, 0) + 1
-        names.append(name + (f"-{seen[name]}" if seen[name] > 1 else "") + ".json")
-    return names
 
 
 # --- The grader's own failure ----------------------------------------------------
