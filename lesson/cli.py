@@ -19,7 +19,7 @@ import sys
 
 from lesson import bench, example
 from lesson.grader import contract, formats, report
-from lesson.grader.classroom import printable
+from lesson.grader.report import printable
 from lesson.grader.process import MEMORY_LIMIT
 from lesson.tables import fmt_list, table_rows
 
@@ -80,6 +80,8 @@ def _check(args):
         raise ValueError(f"--points is for gradescope and prairielearn, not --format {form}")
     if form == "exercism":
         time_limit = formats.exercism_time_limit(time_limit)
+    for option, folder in (("--output-dir", args.output_dir), ("--results", args.results)):
+        _make_folder(option, folder)           # before grading: a wrong path fails at once
     sandbox = _sandbox(args.sandbox)
     seed = contract.new_seed() if args.seed is None else args.seed
     several = len(entries) > 1
@@ -89,6 +91,7 @@ def _check(args):
         print(f"python -m lesson check: warning: {NO_SANDBOX}", file=sys.stderr)
     if args.as_program:                # not when a program of its own calls main()
         process.become_subreaper()
+    process.STOPPING.clear()           # a run stopped before (Ctrl+C, the checker's failure)
     hide = sorted({os.path.realpath(p if os.path.isdir(p) else os.path.dirname(p) or ".")
                    for p in args.paths})
     read = [process.snapshot(e.path, e.shown_as, folder, hide, inside)
@@ -102,30 +105,19 @@ def _check(args):
             result["note"] = entry.note
         return result
     results = []
+    facts = _run_facts(sandbox, seed, args.memory_limit, time_limit)
     try:
         if form == "text":
             print(_header(sandbox, seed, args.memory_limit), end="\n\n", flush=True)
         for result in classroom.grade_all(list(range(len(entries))), grade, args.jobs,
-                                          _saver(args.results, entries, sandbox, seed)):
+                                          _saver(args.results, entries, facts)):
+            if formats.checker_failed(result):       # no grade: stop, and say why
+                process.stop_all()
+                return _checker_failed(form, result, time_limit, points, facts)
             results.append(result)
             if form == "text":
                 _print_report(result, time_limit, several)
-        if form == "json":
-            files = [{k: v for k, v in r.items() if k != "load"} for r in results]
-            print(json.dumps(dict(_run_facts(sandbox, seed, args.memory_limit, time_limit),
-                                  files=files, skipped=_skipped(skipped)),
-                             indent=1, allow_nan=False))
-        elif form == "junit":
-            print(formats.junit(results, time_limit))
-        elif form in formats.PER_FILE:
-            documents = [_document(form, r, time_limit, points) for r in results]
-            if args.output_dir is None:
-                print(documents[0])
-            else:
-                _write_documents(args.output_dir, [e.path for e in entries], documents)
-                print("\n".join(_summary(results, skipped)))
-        elif several or skipped:
-            print("\n".join(_summary(results, skipped)))
+        _print_documents(form, results, skipped, entries, args.output_dir, facts, points)
         sys.stdout.flush()
     except KeyboardInterrupt:
         process.stop_all()
@@ -136,9 +128,60 @@ def _check(args):
         process.stop_all()
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    finally:
+        process.reap_all()
     if form == "exercism":
         return 0
     return 0 if all(r["failed"] == 0 for r in results) else 1
+
+
+def _print_documents(form, results, skipped, entries, output_dir, facts, points):
+    """After the grading: the format's document(s), or the teacher's table."""
+    time_limit = facts["time_limit"]
+    if form == "json":
+        files = [{k: v for k, v in r.items() if k != "load"} for r in results]
+        print(json.dumps(dict(facts, files=files, skipped=_skipped(skipped)),
+                         indent=1, allow_nan=False))
+    elif form == "junit":
+        print(formats.junit(results, time_limit))
+    elif form in formats.PER_FILE:
+        documents = [_document(form, r, time_limit, points) for r in results]
+        if output_dir is None:
+            print(documents[0])
+        else:
+            _write_documents(output_dir, entries, documents)
+            print("\n".join(_summary(results, skipped)))
+    elif len(entries) > 1 or skipped:
+        print("\n".join(_summary(results, skipped)))
+
+
+CHECKER_FAILED = 3      # the exit code when the checker itself failed: no grade was given
+
+
+def _checker_failed(form, result, time_limit, points, facts):
+    """The checker failed on a file (its sandbox did not start, say): one line
+    on stderr, the grader's error in a platform's document, and exit 3."""
+    print(f"python -m lesson check: error: {result['problem']}", file=sys.stderr)
+    if form == "json":
+        print(json.dumps(dict(facts, error=result["problem"], files=[], skipped=[]),
+                         indent=1, allow_nan=False))
+    elif form == "junit":
+        print(formats.junit([result], time_limit))
+    elif form in formats.PER_FILE:
+        print(_document(form, result, time_limit, points))
+    return CHECKER_FAILED
+
+
+def _make_folder(option, folder):
+    """--output-dir or --results DIR: made now, or a usage error in one line."""
+    if folder is None:
+        return
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except FileExistsError:
+        raise ValueError(f"{option} {printable(folder)}: that is a file, not a folder") from None
+    except OSError as error:
+        raise ValueError(f"{option} {printable(folder)}: {error.strerror}") from None
 
 
 NO_SANDBOX = ("bubblewrap (bwrap) is not in use, so these submissions run with your "
@@ -172,8 +215,8 @@ def _sandbox(wanted):
         return "none"
     found = process.default_sandbox()
     if wanted is True and found != "bwrap":
-        raise ValueError("--sandbox needs bubblewrap (bwrap), which is not installed or "
-                         "cannot run here (Debian, Ubuntu: apt-get install bubblewrap)")
+        raise ValueError("--sandbox needs bubblewrap (bwrap), which is not installed "
+                         "(Debian, Ubuntu: apt-get install bubblewrap)")
     return found
 
 
@@ -194,25 +237,28 @@ def _skipped(skipped):
 
 
 def _summary(results, skipped):
-    lines = report.summary_lines(results)
+    """The teacher's table, with each file's name made printable (only here)."""
+    lines = report.summary_lines([dict(r, file=printable(r["file"])) for r in results])
     notes = [f"Note: {r['note']}" for r in results if r.get("note")]
-    skips = [f"Skipped {name}: {why}" for name, why in skipped]
+    skips = [f"Skipped {printable(name)}: {why}" for name, why in skipped]
     return (notes + skips + [""] if notes or skips else []) + lines
 
 
-def _saver(folder, entries, sandbox, seed):
-    """--results DIR: each file's JSON written as soon as it is graded."""
+def _saver(folder, entries, facts):
+    """--results DIR: each file's JSON written as soon as it is graded (a file
+    the checker failed on has no grade, and none is written)."""
     if folder is None:
         return None
-    os.makedirs(folder, exist_ok=True)
-    names = formats.document_names([e.path for e in entries])
+    from lesson.grader import classroom
+    names = classroom.document_names(entries)
 
     def save(index, result):
+        if formats.checker_failed(result):
+            return
         entry = {k: v for k, v in result.items() if k != "load"}
         path = os.path.join(folder, names[index])
         with open(path + ".part", "w", encoding="utf-8") as file:
-            json.dump(dict(_run_facts(sandbox, seed, None, None), file=entry), file,
-                      indent=1, allow_nan=False)
+            json.dump(dict(facts, file=entry), file, indent=1, allow_nan=False)
         os.replace(path + ".part", path)
     return save
 
@@ -223,10 +269,10 @@ def _document(form, result, time_limit, points):
     return getattr(formats, form)(result, points, time_limit)
 
 
-def _write_documents(folder, paths, documents):
+def _write_documents(folder, entries, documents):
     """One document per submission into folder, named after it; say where."""
-    os.makedirs(folder, exist_ok=True)
-    for name, document in zip(formats.document_names(paths), documents):
+    from lesson.grader import classroom
+    for name, document in zip(classroom.document_names(entries), documents):
         with open(os.path.join(folder, name), "w", encoding="utf-8") as file:
             file.write(document + "\n")
         print(f"wrote {printable(os.path.join(folder, name))}")
@@ -337,8 +383,10 @@ and --seed N asks the same inputs again.
 
 Trust: where bubblewrap (bwrap) is installed, each submission runs in its
 sandbox: no network, its own process namespace (no signal reaches the
-checker or a classmate), a read-only system, your home, the class folder
-and the lesson's own package hidden, and a size-capped private folder.
+checker or a classmate), a read-only system, your home, /tmp, the class
+folder and the lesson's own package hidden (the Python running the checker
+stays visible, read-only, wherever it lives: a .venv in the exercise's
+folder too), and a size-capped private folder.
 Everywhere, each worker is limited in memory (--memory-limit), file size
 and processes, and nothing it says decides a verdict: the right answers and
 the judging stay in the checker.  Without bubblewrap (--no-sandbox, or not
@@ -367,9 +415,13 @@ limit (at least 5 s), a whole file 5 times plus 4 s (with the default:
 {contract.TIME_LIMIT:g} s, {contract.time_limits()[1]:g} s and {contract.time_limits()[2]:g} s).
 
 The exit code is 0 only when every check of every file passed, 1 when
-some did not, 2 for a usage error; with --format exercism it is 0 whatever
-the grade, as Exercism's test runners exit.  The last line of a report or
-table is "N passed, M failed".""")
+some did not, 2 for a usage error, {CHECKER_FAILED} when the checker itself failed and
+gave no grade: bubblewrap could not start its sandbox (its message is
+said; --no-sandbox grades without it, each file then running with your
+rights), or --memory-limit is too small for Python to start.  A platform's
+document then says the grader failed, not the student.  With --format
+exercism it is 0 whatever the grade, as Exercism's test runners exit.  The
+last line of a report or table is "N passed, M failed".""")
     check.add_argument("paths", nargs="+", metavar="PATH",
                        help="your file (e.g. softmax_exercise.py or a notebook), "
                             "or a folder of them")
@@ -380,7 +432,7 @@ table is "N passed, M failed".""")
                        help="the same as --format json")
     check.add_argument("--output-dir", metavar="DIR",
                        help="gradescope, prairielearn, exercism: write one document "
-                            "per file into DIR, named after the file")
+                            "per file into DIR, named after its path in the class folder")
     check.add_argument("--points", action="append", default=[], metavar="FUNCTION=POINTS",
                        help="gradescope, prairielearn: what each check of FUNCTION is "
                             "worth (default: 1; give it once per function)")
@@ -412,11 +464,16 @@ table is "N passed, M failed".""")
     gradescope = platforms.add_parser(
         "gradescope", help="write the autograder zip to upload to Gradescope",
         description="Write Gradescope's autograder zip: setup.sh installs the "
-                    "lesson from a wheel inside it, fetching nothing; "
+                    "lesson, and NumPy for a learner who uses it, from wheels "
+                    "inside it, fetching nothing; "
                     "run_autograder grades /autograder/submission/ and writes "
                     "/autograder/results/results.json.  Its README.md says how "
                     "to upload it.")
     gradescope.add_argument("zip", metavar="OUT.zip")
+    gradescope.add_argument("--numpy-wheels", metavar="DIR",
+                            help="put the numpy-*.whl files in DIR into the zip (default: "
+                                 "pip downloads NumPy's wheels for the Pythons of "
+                                 "Gradescope's Ubuntu images, once)")
     exercism = platforms.add_parser(
         "exercism", help="Exercism's run.sh: grade INPUT_DIR, write OUTPUT_DIR/results.json",
         description="Exercism's test runner contract: grade the solution in "
@@ -448,19 +505,51 @@ def _usage_error(command, message):
 
 
 def _autograder(args):
-    from lesson.grader import bundle
-    if args.platform == "exercism":
-        return bundle.run_exercism(args.slug, args.input_dir, args.output_dir)
-    points = formats.points(args.points)
-    if args.platform == "prairielearn":
-        return bundle.run_prairielearn(time_limit=args.time_limit, points=points)
+    from lesson.grader import bundle, process
+    if args.as_program:                # its workers' leftovers are its own to reap
+        process.become_subreaper()
     try:
-        bundle.write_gradescope_zip(args.zip, args.time_limit, points)
-    except OSError as error:
-        raise ValueError(f"cannot write {args.zip}: {error.strerror}") from None
-    print(f"Wrote {args.zip}. Upload it on the Gradescope assignment's Configure "
-          f"Autograder page; its README.md says how.")
+        if args.platform == "exercism":
+            return bundle.run_exercism(args.slug, args.input_dir, args.output_dir)
+        points = formats.points(args.points)
+        if args.platform == "prairielearn":
+            return bundle.run_prairielearn(time_limit=args.time_limit, points=points)
+        return _gradescope_zip(args.zip, args.time_limit, points, args.numpy_wheels)
+    finally:
+        process.reap_all()
+
+
+def _gradescope_zip(path, time_limit, points, numpy_folder):
+    """autograder gradescope OUT.zip: NumPy's wheels downloaded (or taken from
+    --numpy-wheels DIR), then the zip written."""
+    import glob
+    import tempfile
+    from lesson.grader import bundle
+    with tempfile.TemporaryDirectory() as scratch:
+        if numpy_folder is None:
+            try:
+                wheels = bundle.numpy_wheels(scratch)
+            except RuntimeError as error:
+                raise ValueError(f"{error}: connect to the network once (pip keeps them), "
+                                 f"or give --numpy-wheels DIR") from None
+        else:
+            wheels = sorted(glob.glob(os.path.join(glob.escape(numpy_folder), "numpy-*.whl")))
+            if not wheels:
+                raise ValueError(f"--numpy-wheels {printable(numpy_folder)}: no numpy-*.whl there")
+        try:
+            bundle.write_gradescope_zip(path, time_limit, points, wheels)
+        except OSError as error:
+            raise ValueError(f"cannot write {printable(path)}: {error.strerror}") from None
+    print(f"Wrote {printable(path)}, with NumPy for Python "
+          f"{', '.join(_wheel_pythons(wheels))}. Upload it on the Gradescope assignment's "
+          f"Configure Autograder page; its README.md says how.")
     return 0
+
+
+def _wheel_pythons(wheels):
+    """The Pythons NumPy's wheels are for: 'numpy-2.2.6-cp310-...' -> '3.10'."""
+    tags = [os.path.basename(w).split("-")[2] for w in wheels]
+    return [f"{t[2]}.{t[3:]}" if t.startswith("cp") else t for t in tags]
 
 
 def main(argv=None):

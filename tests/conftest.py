@@ -37,7 +37,7 @@ settings.load_profile("lesson")
 # files' total time in `pytest --durations=0` (2026-12-01, 2 cores); look
 # again when a file grows.
 LONGEST_FIRST = ["test_runner_browser.py", "test_browser.py", "test_quiz.py",
-                 "test_accessibility.py", "test_exercise.py", "test_bundle.py",
+                 "test_accessibility.py", "test_layouts.py", "test_exercise.py", "test_bundle.py",
                  "test_site.py", "test_widget.py"]
 
 

@@ -20,6 +20,7 @@ import pip
 import pytest
 
 from lesson.grader import bundle
+from lesson.grader.contract import CHECKS
 from test_formats import exercism_problems, gradescope_problems, prairielearn_problems
 
 from conftest import SAMPLES      # tests/learner_corpus and the site's samples
@@ -32,12 +33,25 @@ def lesson(*args, **kwargs):
                           **kwargs)
 
 
+def numpy_wheel(folder):
+    """NumPy's wheel for this Python, as the zip carries it for Gradescope's
+    (the version installed here: pip finds it in its cache)."""
+    import numpy
+    done = subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+                           "--only-binary=:all:", f"numpy=={numpy.__version__}", "--dest",
+                           str(folder)], capture_output=True, text=True, timeout=300)
+    if done.returncode != 0:
+        pytest.skip(f"pip could not fetch NumPy's wheel for this Python: {done.stderr[-300:]}")
+    return folder
+
+
 @pytest.fixture(scope="module")
 def gradescope(tmp_path_factory):
     """A Gradescope root with the zip's autograder set up in a fresh venv:
     (root, environment to run run_autograder with)."""
     work = tmp_path_factory.mktemp("gradescope")
-    made = lesson("autograder", "gradescope", str(work / "autograder.zip"))
+    made = lesson("autograder", "gradescope", str(work / "autograder.zip"),
+                  "--numpy-wheels", str(numpy_wheel(work / "numpy")))
     assert made.returncode == 0, made.stderr
     root = work / "autograder"
     with zipfile.ZipFile(work / "autograder.zip") as archive:
@@ -75,8 +89,8 @@ def run_autograder(gradescope, *files):
 def test_the_zip_holds_setup_and_run_autograder_at_its_root(gradescope):
     root, _ = gradescope
     names = sorted(p.name for p in (root / "source").iterdir())
-    assert names[:3] == ["README.md", "run_autograder", "setup.sh"]
-    assert names[3].endswith("-py3-none-any.whl") and len(names) == 4
+    assert names[:4] == ["README.md", "numpy", "run_autograder", "setup.sh"]
+    assert names[4].endswith("-py3-none-any.whl") and len(names) == 5
     readme = (root / "source" / "README.md").read_text()
     assert "Configure Autograder" in readme and "What you and the students see" in readme
 
@@ -93,6 +107,37 @@ def test_gradescope_grades_a_wrong_submission(gradescope):
     assert gradescope_problems(text) == []
     document = json.loads(text)
     assert document["score"] == 17 and len(document["tests"]) == 20
+
+
+def test_gradescope_grades_a_numpy_solution_with_the_numpy_in_the_zip(gradescope):
+    """setup.sh installed NumPy from the zip, with no index to fetch from."""
+    document = json.loads(run_autograder(gradescope, "correct_numpy.py"))
+    assert document["score"] == 20, document["output"]
+
+
+def test_setup_stops_in_one_line_on_a_python_older_than_3_9(gradescope, tmp_path):
+    root, _ = gradescope
+    old = sorted(pathlib.Path(os.path.expanduser("~/.pyenv/versions")).glob("3.8.*"))
+    if not old:
+        pytest.skip("no Python 3.8 (pyenv) to set up with")
+    (tmp_path / "python3").symlink_to(old[-1] / "bin" / "python3.8")
+    setup = subprocess.run(["bash", str(root / "source" / "setup.sh")], capture_output=True,
+                           text=True, timeout=60,
+                           env=dict(os.environ, PATH=f"{tmp_path}{os.pathsep}/usr/bin:/bin"))
+    assert setup.returncode == 1 and setup.stdout == ""
+    assert setup.stderr.count("\n") == 1 and "needs Python 3.9 or newer" in setup.stderr
+    assert "Python 3.8" in setup.stderr and "Ubuntu 22.04 or 24.04" in setup.stderr
+
+
+def test_the_readme_gives_the_points_and_their_total(tmp_path):
+    zip_path = tmp_path / "made" / "here" / "autograder.zip"      # its folders are made
+    bundle.write_gradescope_zip(str(zip_path), points={"softmax": 2, "entropy": 0.5})
+    readme = zipfile.ZipFile(zip_path).read("README.md").decode()
+    softmax = sum(c.function == "softmax" for c in CHECKS)
+    entropy = sum(c.function == "entropy" for c in CHECKS)
+    total = 20 + softmax - entropy / 2
+    assert f"Give it\n   {total:g} points" in readme and f"A score out of {total:g}" in readme
+    assert "softmax 2, naive_softmax 1, rows_normalised 1, entropy 0.5" in readme
 
 
 def test_gradescope_grades_a_notebook_and_names_the_file_among_helpers(gradescope):

@@ -386,10 +386,14 @@ def test_the_exercism_limit_fits_a_whole_file_in_its_budget():
 
 
 def test_document_names_tell_every_submission_apart():
+    from lesson.grader.classroom import Entry, document_names
     paths = ["class/ann/softmax_exercise.py", "class/bo/softmax_exercise.py",
              "class/bo/softmax_exercise.ipynb", "late/ann/softmax_exercise.py", "x.py", "x.py"]
-    names = formats.document_names(paths)
+    entries = [Entry(p, p, relative=p.split("/", 1)[-1]) for p in paths]
+    names = document_names(entries)
     assert len(set(names)) == len(names) and all(n.endswith(".json") for n in names)
+    assert names[0] == "class-ann-softmax_exercise.py.json"      # its twin is in late/
+    assert names[1] == "bo-softmax_exercise.py.json"
     assert names[-2:] == ["x.py.json", "x.py-2.json"]
 
 

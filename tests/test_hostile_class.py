@@ -74,7 +74,7 @@ BWRAP_ONLY = {"forge_proc_stdout", "harm_pth", "harm_grader_append", "harm_kill_
 HARMS_FOLDER = {"harm_rewrite_classmates", "harm_plant_lesson", "harm_copy_classmate"}
 MODES = ["bwrap", "none"]
 DISK_PLACES = ["/tmp", "/var/tmp", "/dev/shm", "/"]  # where res_disk_1gib, harm_remount_root write
-HAS_BWRAP = process.default_sandbox() == "bwrap"
+HAS_BWRAP = process.sandbox_starts()
 
 
 def _hostile_in(mode, group):
@@ -314,7 +314,7 @@ VERDICTS = {"forge_every_fd": _no_pass, "forge_no_import": _no_pass,
             "res_disk_1gib": _no_pass, "res_segfault": _segfault,
             "res_setsid_escape": _no_pass, "res_long_line": _long_line}
 CLASSMATES = ["./zz_ann/softmax_exercise.py", "./zz_bob.py", "./zz_cat.py", "./zz_dan.py",
-              "./zz_eve\\nlee.py", "./zz_fay.py"]
+              "./zz_eve\nlee.py", "./zz_fay.py"]
 
 
 def test_every_hostile_file_has_a_verdict():
@@ -363,7 +363,7 @@ def test_the_class_folders_odd_files_are_graded_as_such():
         files = RUNS.get(mode, "alone").files
         assert "line 2" in files["./zz_dan.py"]["problem"], files["./zz_dan.py"]["problem"]
         assert "outside the folder" in files["./zz_fay.py"]["note"]
-        assert files["./zz_eve\\nlee.py"]["passed"] == 20
+        assert files["./zz_eve\nlee.py"]["passed"] == 20
         assert files["./zz_ann/softmax_exercise.py"]["passed"] == 20
 
 

@@ -55,3 +55,12 @@ def test_every_link_for_the_report_names_a_page_and_anchor_of_the_site(built_sit
         assert path.is_file(), f"{address}: no page {page}"
         assert anchor and f'id="{anchor}"' in path.read_text(encoding="utf-8"), \
             f"{address}: no element with id {anchor!r}"
+
+
+def test_the_site_address_is_said_once():
+    """links.SITE is the site's published address; mkdocs.yml's site_url, where
+    set, says the same, so the report's links and the site's own agree."""
+    import yaml
+    config = yaml.safe_load(re.sub(r"!\S+", "", (ROOT / "mkdocs.yml").read_text()))
+    assert config.get("site_url") in (None, links.SITE)
+    assert links.SITE is None or (links.SITE.startswith("https://") and links.SITE.endswith("/"))

@@ -38,34 +38,52 @@ from lesson.grader.classroom import STARTER_NAMES, find_submission
 ROOT_VARIABLE = "LESSON_AUTOGRADER_ROOT"
 DISTRIBUTION = "softmax-weights-lesson"
 
+# The starter allows NumPy, so the zip carries it: the newest NumPy with
+# wheels for the python3 of both of Gradescope's current Ubuntu base images.
+NUMPY = "numpy==2.2.6"
+GRADESCOPE_IMAGES = {"22.04": "3.10", "24.04": "3.12"}   # Ubuntu version: its python3
+NUMPY_FOLDER = "numpy"          # in the zip: NumPy's wheels
+
 
 # --- Gradescope -----------------------------------------------------------------
 
-def write_gradescope_zip(path, time_limit=None, points=None):
+def write_gradescope_zip(path, time_limit=None, points=None, numpy=()):
     """Write Gradescope's autograder zip: setup.sh and run_autograder at its
-    root, the lesson as a wheel beside them, and a README for the teacher.
+    root, the lesson as a wheel beside them, NumPy's wheels (the paths in
+    ``numpy``, see ``numpy_wheels``) in numpy/, and a README for the teacher.
+    Its folder is made if need be.
 
     ``time_limit`` and ``points`` (see ``formats.points``) are written into
-    run_autograder.
+    run_autograder, and the points into the README.
 
     >>> import tempfile, zipfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "autograder.zip")
-    >>> write_gradescope_zip(path)
+    >>> path = os.path.join(tempfile.mkdtemp(), "new", "autograder.zip")
+    >>> write_gradescope_zip(path, points={"softmax": 2})
     >>> names = zipfile.ZipFile(path).namelist()
     >>> names[:3], names[3].endswith("-py3-none-any.whl")
     (['setup.sh', 'run_autograder', 'README.md'], True)
+    >>> "A score out of 29," in zipfile.ZipFile(path).read("README.md").decode()
+    True
     """
     wheel_name, wheel_data = wheel()
     options = f"time_limit={time_limit!r}, points={points or {}!r}"
-    files = [("setup.sh", SETUP_SH.format(wheel=wheel_name), 0o755),
+    numpy_files = []
+    for wheel_path in numpy:
+        with open(wheel_path, "rb") as file:
+            numpy_files.append((f"{NUMPY_FOLDER}/{os.path.basename(wheel_path)}",
+                                file.read(), 0o644))
+    files = [("setup.sh", SETUP_SH.format(wheel=wheel_name, numpy=NUMPY,
+                                          folder=NUMPY_FOLDER), 0o755),
              ("run_autograder", RUN_AUTOGRADER.format(options=options), 0o755),
-             ("README.md", README.format(wheel=wheel_name), 0o644),
-             (wheel_name, wheel_data, 0o644)]
+             ("README.md", _readme(wheel_name, points, [n for n, _, _ in numpy_files]), 0o644),
+             (wheel_name, wheel_data, 0o644)] + numpy_files
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data, mode in files:
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
             info.external_attr = (0o100000 | mode) << 16      # a regular file, its mode
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = (zipfile.ZIP_STORED if name.endswith(".whl")  # zipped already
+                                  else zipfile.ZIP_DEFLATED)
             archive.writestr(info, data)
 
 
@@ -85,6 +103,38 @@ def run_gradescope(root=None, time_limit=None, points=None):
     result = _grade(os.path.join(root, "submission"), STARTER_NAMES, time_limit)
     _write(os.path.join(root, "results", "results.json"), formats.gradescope(result, points))
     return 0
+
+
+def numpy_wheels(folder, pythons=tuple(GRADESCOPE_IMAGES.values())):
+    """Download NumPy's wheels (``NUMPY``) for Linux x86-64 and each Python
+    in ``pythons`` into folder, with pip; return their paths.  pip keeps what
+    it fetched in its cache, so a second zip fetches nothing.  A RuntimeError
+    in one line when pip cannot (no network, say)."""
+    import subprocess
+    import sys
+    for version in pythons:
+        done = subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", NUMPY,
+                               "--no-deps", "--only-binary=:all:", "--implementation", "cp",
+                               "--platform", "manylinux2014_x86_64", "--python-version",
+                               version, "--dest", folder],
+                              capture_output=True, text=True, timeout=600)
+        if done.returncode != 0:
+            said = (done.stderr.strip().splitlines() or ["pip failed"])[-1]
+            raise RuntimeError(f"could not download {NUMPY} for Python {version} ({said})")
+    return sorted(os.path.join(folder, name) for name in os.listdir(folder)
+                  if name.startswith("numpy-") and name.endswith(".whl"))
+
+
+def _readme(wheel_name, points, numpy):
+    """The zip's README, with its points and the NumPy it carries."""
+    from lesson.grader.contract import CHECKS
+    total = _shown(sum((points or {}).get(c.function, 1.0) for c in CHECKS))
+    worth = ("one point a check" if not points else "points a check: " + ", ".join(
+        f"{f} {_shown(points.get(f, 1.0))}" for f in dict.fromkeys(c.function for c in CHECKS)))
+    images = " or ".join(f"Ubuntu {u} (Python {v})" for u, v in GRADESCOPE_IMAGES.items())
+    carried = ", ".join(f"`{n}`" for n in numpy) or "none: setup.sh downloads it"
+    return README.format(wheel=wheel_name, total=total, worth=worth, images=images,
+                         numpy=NUMPY, carried=carried)
 
 
 # --- Exercism -------------------------------------------------------------------
@@ -195,12 +245,14 @@ def _grade(folder, names, time_limit):
     """The checker's result for the submission in folder; its problem if none."""
     from lesson.grader import process
     time_limit = time_limit or _checker().TIME_LIMIT
+    sandbox = "bwrap" if process.sandbox_starts() else "none"    # the container is one
     path, problem = find_submission(folder, names)
     if path is None:
-        result = process.run(os.path.join(folder, names[0]), time_limit, shown_as=names[0])
+        result = process.run(os.path.join(folder, names[0]), time_limit, shown_as=names[0],
+                            sandbox=sandbox)
         result["problem"] = problem
         return result
-    return process.run(path, time_limit, shown_as=os.path.relpath(path, folder))
+    return process.run(path, time_limit, shown_as=os.path.relpath(path, folder), sandbox=sandbox)
 
 
 def _solution_names(folder):
@@ -219,6 +271,11 @@ def _write(path, document):
         file.write(document + "\n")
 
 
+def _shown(points):
+    """Points as a teacher writes them: 2, not 2.0."""
+    return int(points) if float(points).is_integer() else points
+
+
 def _digest(data):
     return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
 
@@ -226,19 +283,34 @@ def _digest(data):
 SETUP_SH = """\
 #!/usr/bin/env bash
 # Gradescope runs this once, when it builds the autograder: it installs the
-# lesson's checker from the wheel beside it, and fetches nothing.
+# lesson's checker from the wheel beside it, and NumPy from {folder}/ (a
+# learner may use it), fetching nothing when this Python's NumPy is there.
 set -euo pipefail
 cd "$(dirname "$0")"
-if ! python3 -m pip --version >/dev/null 2>&1; then
-    echo "setup.sh: this autograder needs python3 with pip: choose one of" \\
-         "Gradescope's Ubuntu base images with Python 3" >&2
+if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 9))' 2>/dev/null; then
+    echo "setup.sh: this autograder needs Python 3.9 or newer, and this image's python3 is" \
+         "$(python3 -V 2>&1 || echo missing): choose the base image Ubuntu 22.04 or 24.04" >&2
     exit 1
 fi
-# --no-index: only the wheel in this zip.  PIP_BREAK_SYSTEM_PACKAGES: newer
+if ! python3 -m pip --version >/dev/null 2>&1; then
+    echo "setup.sh: this autograder needs python3 with pip: choose the base image" \
+         "Ubuntu 22.04 or 24.04" >&2
+    exit 1
+fi
+# --no-index: only the wheels in this zip.  PIP_BREAK_SYSTEM_PACKAGES: newer
 # images mark their Python as managed by apt; the container is the grader's own.
-PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet --no-index --no-deps \\
-    --no-cache-dir ./{wheel}
-python3 -c "import lesson.grader.bundle" && echo "setup.sh: the lesson's checker is installed"
+export PIP_BREAK_SYSTEM_PACKAGES=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+python3 -m pip install --quiet --no-index --no-deps --no-cache-dir ./{wheel}
+if ! python3 -m pip install --quiet --no-index --no-deps --no-cache-dir \
+        --find-links ./{folder} "{numpy}" 2>/dev/null; then
+    echo "setup.sh: no NumPy wheel in this zip for $(python3 -V): downloading {numpy}"
+    python3 -m pip install --quiet --no-deps --no-cache-dir --only-binary=:all: "{numpy}" || {{
+        echo "setup.sh: NumPy could not be installed, so a learner's NumPy solution would" \
+             "score 0: choose the base image Ubuntu 22.04 or 24.04" >&2
+        exit 1
+    }}
+fi
+python3 -c "import lesson.grader.bundle, numpy" && echo "setup.sh: the lesson's checker is installed"
 """
 
 RUN_AUTOGRADER = """\
@@ -258,39 +330,45 @@ README = """\
 
 Made by `python -m lesson autograder gradescope`.  It grades a learner's
 four functions (`softmax`, `naive_softmax`, `rows_normalised`, `entropy`)
-with the same 20 checks as `python -m lesson check`.
+with the same 20 checks as `python -m lesson check`; {worth}; {total}
+points in all.
 
 ## Upload it
 
 1. In Gradescope, create a **Programming Assignment** (in the course:
-   Assignments, Create Assignment, Programming Assignment).  Give it as
-   many points as the checks are worth: 20, one per check, unless the zip
-   was made with `--points`.
-2. On **Configure Autograder**, choose *Zip file upload*, a base image
-   with Python 3 (any of the Ubuntu images), and upload this zip.  Then
-   **Update Autograder**: Gradescope runs `setup.sh`, which installs the
-   checker from `{wheel}` and fetches nothing.
+   Assignments, Create Assignment, Programming Assignment).  Give it
+   {total} points, what the checks are worth.
+2. On **Configure Autograder**, choose *Zip file upload*, the base image
+   {images}, and upload this zip.  Then **Update Autograder**: Gradescope
+   runs `setup.sh`, which installs the checker from `{wheel}` and
+   {numpy} from the wheel here for that Python, fetching nothing.  (On
+   another image with Python 3.9 or newer, it downloads NumPy; on
+   Ubuntu 20.04, whose python3 is 3.8, it stops and says why.)
 3. **Test Autograder** with a learner's file (the starter with its stubs
    filled in, say) before the students submit.
 
 Students upload one file: `softmax_exercise.py`, or a Jupyter notebook.
 If they upload several `.py` files, the one named `softmax_exercise.py`
-is graded (the others may be helpers it imports).
+is graded (the others may be helpers it imports).  Plain Python and NumPy
+solutions are both graded.
 
 ## What you and the students see
 
-A score out of 20 (or the points given), and one test per check, named
-like `softmax: large scores`, passed or failed, each with its input, the
+A score out of {total}, and one test per check, named like
+`softmax: large scores`, passed or failed, each with its input, the
 expected answer, what came back, a hint, and anything the code printed.
 A file that does not load (a syntax error, a loop at the top level)
-scores 0, and the text at the top of the results says why.  All tests are
-visible to the students at once.
+scores 0, and the text at the top of the results says why.  If the
+grader itself fails, the 0 comes with no tests, and the text says the
+grader failed, not the student.  All tests are visible to the students
+at once.
 
 ## What is in the zip
 
-- `setup.sh`: installs the wheel with `pip install --no-index`.
+- `setup.sh`: installs the wheels with `pip install --no-index`.
 - `run_autograder`: grades `/autograder/submission/` and writes
   `/autograder/results/results.json`, in Gradescope's format.  It exits 0
   once that file is written, whatever the grade.
 - `{wheel}`: the lesson's own Python package; standard library only.
+- NumPy's wheels ({numpy}): {carried}.
 """

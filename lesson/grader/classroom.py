@@ -15,31 +15,24 @@ import concurrent.futures
 import os
 
 from lesson.grader.contract import SOURCE_KINDS
-from lesson.grader.report import visible
+from lesson.grader.report import printable
 
 STARTER_NAMES = ["softmax_exercise.py", "softmax_exercise.ipynb"]   # the starter's name
 
 
 class Entry:
     """One submission to grade: ``path`` (the file graded), ``shown_as`` (its name
-    in the reports), ``folder`` (the student's own folder, copied whole, or
-    None), ``note`` (what a teacher should know: a link out of the folder)."""
+    in the results: the path exactly, a newline in it too; ``printable`` shows
+    it on a terminal), ``folder`` (the student's own folder, copied whole, or
+    None), ``note`` (what a teacher should know: a link out of the folder),
+    ``relative`` (its path in the class folder given, or its file name)."""
 
-    def __init__(self, path, shown_as, folder=None, note=None):
+    def __init__(self, path, shown_as, folder=None, note=None, relative=None):
         self.path, self.shown_as, self.folder, self.note = path, shown_as, folder, note
+        self.relative = relative or os.path.basename(path)
 
     def __repr__(self):
         return f"<Entry {self.shown_as}>"
-
-
-def printable(name):
-    """A name as one line of text: a control character (a newline in a file
-    name) shown escaped, a byte that is not UTF-8 as \\xe9.
-
-    >>> printable("ann\\nbob.py"), printable("caf\\udce9.py")
-    ('ann\\\\nbob.py', 'caf\\\\xe9.py')
-    """
-    return visible(os.fsencode(name).decode("utf-8", "backslashreplace"), keep="")
 
 
 def find(paths):
@@ -62,7 +55,7 @@ def find(paths):
             entries += found
             skipped += passed
         elif os.path.lexists(text):
-            entries.append(Entry(text, printable(text)))
+            entries.append(Entry(text, text))
         else:
             raise ValueError(f"no file {printable(text)}")
     return entries, skipped
@@ -75,7 +68,7 @@ def _in_folder(folder):
         if name.startswith((".", "__")):
             continue                                  # .git, __pycache__, __MACOSX
         path = os.path.join(folder, name)
-        shown = printable(path)
+        shown = path
         note = None
         if os.path.islink(path):
             target = os.path.realpath(path)
@@ -83,22 +76,54 @@ def _in_folder(folder):
                 skipped.append((shown, "a link to nothing (it points at a file that is not there)"))
                 continue
             if not (target == home or target.startswith(home + os.sep)):
-                note = (f"{shown} is a link to {printable(target)}, outside the folder: "
-                        f"is it this student's own work?")
+                note = (f"{printable(shown)} is a link to {printable(target)}, outside the "
+                        f"folder: is it this student's own work?")
         if os.path.isdir(path):
             graded, why = find_submission(path, STARTER_NAMES)
             if graded is None:
                 skipped.append((shown + os.sep, why))
             else:
-                entries.append(Entry(graded, printable(os.path.join(path, os.path.relpath(
-                    graded, path))), folder=path, note=note))
+                inside = os.path.relpath(graded, path)
+                entries.append(Entry(graded, os.path.join(path, inside), folder=path, note=note,
+                                     relative=os.path.join(name, inside)))
         elif name.lower().endswith(SOURCE_KINDS):
-            entries.append(Entry(path, shown, note=note))
+            entries.append(Entry(path, shown, note=note, relative=name))
         elif name.lower().endswith((".zip", ".tar", ".gz", ".tgz", ".7z", ".rar")):
             skipped.append((shown, "an archive: unpack it, and grade what it holds"))
         else:
             skipped.append((shown, "not a .py file or a Jupyter notebook"))
     return entries, skipped
+
+
+def document_names(entries):
+    """One document name per submission, for --output-dir and --results: its
+    path in the class folder given, folders joined by "-" (a file given
+    alone: its name).  So a name never changes with the other files graded;
+    only names that would be the same take the whole path as given, then a
+    number.
+
+    >>> document_names([Entry("c/ann lee/softmax_exercise.py", "", relative="ann lee/softmax_exercise.py"),
+    ...                 Entry("c/bo.py", "", relative="bo.py"), Entry("new\\nline.py", "")])
+    ['ann lee-softmax_exercise.py.json', 'bo.py.json', 'new_line.py.json']
+    >>> document_names([Entry("a/x.py", "", relative="x.py"), Entry("b/x.py", "", relative="x.py")])
+    ['a-x.py.json', 'b-x.py.json']
+    """
+    names = [_file_name(e.relative) for e in entries]
+    names = [_file_name(e.path) if names.count(name) > 1 else name
+             for e, name in zip(entries, names)]
+    out, seen = [], {}
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name + (f"-{seen[name]}" if seen[name] > 1 else "") + ".json")
+    return out
+
+
+def _file_name(path):
+    """A path as one file's name: its folders joined by "-", and a character no
+    file system takes (a newline, a colon) as "_"."""
+    parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".", "..")]
+    return "".join(c if c.isprintable() and c not in '<>:"|?*' else "_"
+                   for c in "-".join(parts)) or "submission"
 
 
 def find_submission(folder, names=STARTER_NAMES):

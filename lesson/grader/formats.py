@@ -13,7 +13,7 @@ exercism(result, time_limit)              Exercism's test runner results.json, v
 junit(results, time_limit)                JUnit XML, as CI systems read it: a testsuite per file
 points(texts)                             --points FUNCTION=POINTS -> {function: points a check}
 exercism_time_limit(time_limit)           the check's limit that fits a file into Exercism's 10 s
-document_names(paths)                     one file name per submission, for --output-dir
+checker_failed(result)                    did the checker fail on the file (no grade at all)?
 
 ``time_limit`` is always the check's limit the file was graded with.
 
@@ -46,6 +46,10 @@ stopped) and a time-out are errors, as JUnit and Exercism mean them.
 A file that does not load scores 0 on Gradescope; on PrairieLearn it is
 ``gradable: false`` (the learner is not charged an attempt); on Exercism
 its status is ``error``; in JUnit each of its checks is an ``<error>``.
+A file the checker failed to grade (its sandbox did not start) is the
+grader's error on every platform (``_grader_error``): Gradescope a 0 with
+no tests, saying the grader failed, not the student; PrairieLearn
+``gradable: false``; Exercism ``error``; JUnit an ``<error>`` per check.
 """
 
 import json
@@ -96,6 +100,8 @@ def gradescope(result, points=None, time_limit=TIME_LIMIT):
     hint:     subtract the row maximum
     printed:  hi
     """
+    if checker_failed(result):
+        return _json(_grader_error(result, "gradescope"))
     top, details = _told(result, time_limit)
     tests = [{"name": _name(check), "score": _number(_worth(check, points) * check["passed"]),
               "max_score": _number(_worth(check, points)),
@@ -125,6 +131,8 @@ def prairielearn(result, points=None, time_limit=TIME_LIMIT):
     >>> json.loads(prairielearn(broken))["format_errors"]
     ['Your file has a syntax error on line 3: bad, in the line: (']
     """
+    if checker_failed(result):
+        return _json(_grader_error(result, "prairielearn"))
     top, details = _told(result, time_limit)
     if not _loaded(result):
         return _json({"gradable": False, "format_errors": [result["problem"]],
@@ -158,6 +166,8 @@ def exercism(result, time_limit):
     >>> test["name"], test["status"], test["test_code"], test["task_id"], test["output"]
     ('softmax: large scores', 'fail', 'softmax([1000, 1000])', 1, 'hi')
     """
+    if checker_failed(result):
+        return _json(_grader_error(result, "exercism"))
     whole = time_limits(time_limit)[2]
     top, details = _told(result, time_limit)
     message = None
@@ -279,28 +289,38 @@ def exercism_time_limit(time_limit):
     return fits
 
 
-def document_names(paths):
-    """One document name per submission, for --output-dir: the file's name,
-    with as many of its folders as it takes to tell the submissions apart.
+# --- The grader's own failure ----------------------------------------------------
 
-    >>> document_names(["alice.py", "bob.ipynb"])
-    ['alice.py.json', 'bob.ipynb.json']
-    >>> document_names(["class/ann/softmax_exercise.py", "class/bo/softmax_exercise.py"])
-    ['ann-softmax_exercise.py.json', 'bo-softmax_exercise.py.json']
-    >>> document_names(["new\\nline.py", "x.py"])
-    ['new_line.py.json', 'x.py.json']
+CHECKER_FAILURES = ("unstarted", "internal")   # load statuses that are the checker's fault
+
+
+def checker_failed(result):
+    """Did the checker fail on this file (its sandbox did not start, say), so
+    that it has no grade at all?"""
+    return result["load"]["status"] in CHECKER_FAILURES
+
+
+def _grader_error(result, form):
+    """A file the checker failed to grade, as each platform reads a grader's
+    error: no grade is charged to the student, and the reason is given.
+
+    >>> broken = dict(_example(), load={"status": "unstarted"},
+    ...               problem="The checker failed, not your file: the sandbox could not start.")
+    >>> json.loads(prairielearn(broken))["gradable"], json.loads(exercism(broken, 1.0))["status"]
+    (False, 'error')
+    >>> doc = json.loads(gradescope(broken))
+    >>> doc["score"], doc["tests"], doc["output"].split(":")[0]
+    (0, [], 'The grader failed, not your submission')
     """
-    parts = [[p for p in re.split(r"[\\/]+", path) if p not in ("", ".")] for path in paths]
-    depth = 1
-    while depth < max(map(len, parts)) and len({tuple(p[-depth:]) for p in parts}) < len(parts):
-        depth += 1
-    names, seen = [], {}
-    for part in parts:
-        name = "".join(c if c.isprintable() and c not in '<>:"|?*' else "_"
-                       for c in "-".join(part[-depth:])) or "submission"
-        seen[name] = seen.get(name, 0) + 1
-        names.append(name + (f"-{seen[name]}" if seen[name] > 1 else "") + ".json")
-    return names
+    problem = result["problem"]
+    return {"gradescope": {"score": 0, "execution_time": result["seconds"],
+                           "output": f"The grader failed, not your submission: it could "
+                                     f"not grade it, so this 0 is no grade. Tell your "
+                                     f"teacher. ({problem})", "tests": []},
+            "prairielearn": {"gradable": False, "format_errors": [problem],
+                             "message": problem, "output": ""},
+            "exercism": {"version": 3, "status": "error", "message": problem, "tests": []},
+            }[form]
 
 
 # --- Private utilities ----------------------------------------------------------

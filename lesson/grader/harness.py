@@ -27,6 +27,7 @@ import io
 import json
 import linecache
 import os
+import site
 import sys
 import traceback
 import types
@@ -39,6 +40,8 @@ _decode_json = json.JSONDecoder().decode
 _write, _read, _exit = os.write, os.read, os._exit
 _BUILTINS = dict(builtins.__dict__)
 
+HELLO = {"hello": "ready"}   # the worker's first reply: it started, and runs the file now
+HARNESS_SAYS = "lesson harness: "   # what the worker's own error before its hello starts with
 LESSON = "lesson"       # the package a learner's code may not import
 GRADER = "lesson.grader"
 HIDDEN = ("the checker hides the lesson's own code (import lesson) from your file: "
@@ -566,14 +569,34 @@ def answer(module, request):
     return {"token": request["token"], "outcome": outcome}
 
 
+_TRIAL = "import math\n\ndef softmax(x):\n    return [math.exp(s) for s in x]\n"
+
+
+def _try_out():
+    """Load and call a small file of the checker's own, as the learner's will
+    be, and encode the reply: under limits too small for Python this fails
+    before the worker's hello, as the checker's failure."""
+    import importlib.util, keyword, tokenize  # noqa: E401,F401 - what loading needs
+    source, _ = read_learner(_TRIAL.encode(), "trial.py")
+    module, _ = load_learner(source, "trial.py", "lesson_trial")
+    _encode(answer(module, {"token": "", "function": "softmax", "args": [[1.0]], "kwargs": {}}))
+    sys.modules.pop("lesson_trial", None)
+    _LEARNER_CODE.pop("trial.py", None)
+    linecache.cache.pop("trial.py", None)
+
+
 def serve(replies, requests):
     """The worker process: unpack and load the submission, then answer each request.
 
     Requests come one JSON line at a time on the file descriptor
     ``requests``; replies go, one JSON line each, to ``replies``.  The first
-    request is the submission: {"files", "main", "limits"}; the reply to it
-    is {"load": ...}.  Each later request waits for the checker, so all that
-    one call printed is in the output pipes before the next starts.
+    request is the submission: {"files", "main", "limits", "sites"}.  Once
+    its limits are set and its files written, the worker says ``HELLO``,
+    then loads the file and replies {"load": ...}: a worker that stops
+    before its hello failed to start (the sandbox, or a memory limit too
+    small for Python), which is the checker's failure, never the learner's.
+    Each later request waits for the checker, so all that one call printed
+    is in the output pipes before the next starts.
     """
     os.set_inheritable(replies, False)
     os.set_inheritable(requests, False)
@@ -596,7 +619,16 @@ def serve(replies, requests):
     try:
         submission = receive()
         set_limits(submission["limits"])
+        for folder in submission.get("sites", []):
+            site.addsitedir(folder)        # the user's site-packages: the worker's home is its own
         unpack(submission["files"])
+        _try_out()
+    except BaseException as error:         # noqa: B036 - the checker's failure: say why
+        _write(2, f"{HARNESS_SAYS}{_type(error).__name__}: {error}"[:300].encode(
+            errors="replace"))
+        _exit(70)
+    try:
+        send(HELLO)                        # from here on, the learner's code runs
         module, load = load_file(os.path.join(os.getcwd(), submission["main"]))
         send({"load": load})
         while module is not None:

@@ -25,11 +25,16 @@ bubblewrap (``bwrap``) is installed, the worker runs in its sandbox
 namespaces (no network; no signal or /proc reaches the checker or a
 classmate), no capabilities (run as root, bwrap would keep root's: enough
 to remount the system writable), a read-only /proc/sys (root may write
-the machine's kernel settings without any), a read-only system (its /dev too), the homes, the class folder and the
+the machine's kernel settings without any), a read-only system (its /dev
+too), the homes, /tmp, the submission's and the class folder and the
 lesson's own package hidden, and size-capped writable folders: the one
-holding the copy, /tmp and /dev/shm.
+holding the copy, /tmp and /dev/shm.  The Python running the checker is
+seen again, read-only, wherever it lives (``python_paths``).
 Everywhere, the harness sets its limits (memory, file size, processes, no
-core files) before any learner code runs.
+core files) before any learner code runs, then says hello: a worker that
+stops before its hello did not start (bwrap's own message says why, or a
+memory limit too small for Python), which is the checker's failure, a load
+of status "unstarted", never the learner's grade.
 
 The worker talks to the checker over private pipes, never over stdout:
 the learner's code may print, clear the screen, run shell commands or
@@ -53,7 +58,7 @@ import uuid
 
 from lesson.grader import judge, report
 from lesson.grader.contract import SOURCE_KINDS, TIME_LIMIT, checks_for, new_seed
-from lesson.grader.harness import load_record
+from lesson.grader.harness import HARNESS_SAYS, HELLO, load_record
 from lesson.grader.plan import Plan
 
 HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "harness.py")
@@ -183,6 +188,10 @@ def grade(path, time_limit=TIME_LIMIT, sandbox="none", memory_limit=MEMORY_LIMIT
             if step["do"] == "load":
                 worker = Worker(submission, step["keep"], sandbox, limits)
                 event = worker.receive(step["seconds"], "loaded")
+                if "unstarted" in event and not (event.get("late") and plan.load):
+                    return load_record("unstarted", message=unstarted_text(   # ours: no grade
+                        event.pop("unstarted"), sandbox, memory_limit)), {}
+                event.pop("unstarted", None)   # a reload in the file's last moments: its time
             elif step["do"] == "call":
                 worker.send({key: step[key] for key in ("token", "function", "args", "kwargs")})
                 event = worker.receive(step["seconds"], "reply")
@@ -196,22 +205,58 @@ def grade(path, time_limit=TIME_LIMIT, sandbox="none", memory_limit=MEMORY_LIMIT
     return plan.load, plan.outcomes
 
 
+def unstarted_text(cause, sandbox, memory_limit):
+    """Why a worker did not start, and the way out, as one sentence.
+
+    >>> unstarted_text("bwrap: No permissions to create a new namespace", "bwrap", 1024)
+    'the sandbox could not start (bwrap: No permissions to create a new namespace): --no-sandbox grades without it, each file then running with your rights (it could read or change your files)'
+    >>> unstarted_text("MemoryError: ", "none", 1)
+    'Python could not start within --memory-limit 1 MiB (MemoryError): give it more (the default is 1024)'
+    """
+    if sandbox == "bwrap" and not cause.startswith(HARNESS_SAYS):
+        return (f"the sandbox could not start ({cause}): --no-sandbox grades without it, "
+                f"each file then running with your rights (it could read or change your files)")
+    cause = cause[len(HARNESS_SAYS):] if cause.startswith(HARNESS_SAYS) else cause
+    if "MemoryError" in cause or memory_limit < MEMORY_LIMIT:
+        return (f"Python could not start within --memory-limit {memory_limit} MiB "
+                f"({cause.strip(': ')}): give it more (the default is {MEMORY_LIMIT})")
+    return f"Python could not start to load the file ({cause}): please report this"
+
+
 def default_sandbox():
-    """"bwrap" where bubblewrap is installed and works here, else "none"."""
-    if _SANDBOX:
-        return _SANDBOX[0]
-    found = "none"
-    if sys.platform.startswith("linux") and shutil.which("bwrap"):
-        try:
-            done = subprocess.run(["bwrap", "--cap-drop", "ALL", "--unshare-pid",
-                                   "--unshare-net", "--ro-bind",
-                                   "/", "/", "--proc", "/proc", "--dev", "/dev", "true"],
-                                  capture_output=True, timeout=20)
-            found = "bwrap" if done.returncode == 0 else "none"
-        except (OSError, subprocess.SubprocessError):
-            found = "none"
-    _SANDBOX.append(found)
-    return found
+    """"bwrap" where bubblewrap is installed (on Linux), else "none".
+
+    Whether it starts here is known when each worker says hello, or does
+    not: a sandbox that cannot start is the checker's failure, said in one
+    line with bwrap's own message (``unstarted_text``), never a grade.
+    """
+    return "bwrap" if sys.platform.startswith("linux") and bwrap() else "none"
+
+
+def bwrap():
+    """bubblewrap's path, found on the checker's PATH, or None."""
+    return shutil.which("bwrap")
+
+
+def sandbox_starts():
+    """Does bubblewrap start here, with the namespaces the sandbox uses?
+
+    A grading platform's container is a sandbox already, and may forbid the
+    namespaces bwrap makes: there, the runners grade without it.
+    """
+    if not _SANDBOX:
+        starts = False
+        if default_sandbox() == "bwrap":
+            try:
+                done = subprocess.run([bwrap(), "--cap-drop", "ALL", "--unshare-pid",
+                                       "--unshare-net", "--ro-bind", "/", "/", "--proc",
+                                       "/proc", "--dev", "/dev", "true"],
+                                      capture_output=True, timeout=20)
+                starts = done.returncode == 0
+            except (OSError, subprocess.SubprocessError):
+                starts = False
+        _SANDBOX.append(starts)
+    return _SANDBOX[0]
 
 
 _SANDBOX = []
@@ -220,39 +265,119 @@ _SANDBOX = []
 def sandbox_command(command, hide=()):
     """``command`` run in bubblewrap's sandbox (see the module's docstring).
 
-    The Python running the harness, its standard library and site-packages
-    stay visible (read-only), so NumPy still imports; the lesson's own
-    package, the homes and each folder in ``hide`` do not.
+    bwrap sets the sandbox up in the order of its arguments, each on top of
+    the last: the system read-only; the homes, /tmp and each folder in
+    ``hide`` (the submission's own, the class folder) hidden; then the
+    Python running the harness seen again, read-only, wherever it lives
+    (``python_paths``: a venv inside the exercise's folder, under /tmp or a
+    home, behind a symlink), so NumPy still imports; then the lesson's own
+    package, and any hidden folder inside that Python, hidden again.
     """
-    import site
-    visible = {os.path.realpath(p) for p in
-               [sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(sys.executable),
-                os.path.dirname(os.path.realpath(sys.executable))]
-               + list(getattr(site, "getsitepackages", lambda: [])())
-               + [site.getusersitepackages() if hasattr(site, "getusersitepackages") else ""]
-               if p and os.path.isdir(p)}
-    masked = [p for p in ["/root", "/run/user", "/var/tmp"] if os.path.isdir(p)]
-    hidden = [os.path.realpath(p) for p in [LESSON_HOME, *hide] if p and os.path.isdir(p)]
-    out = ["bwrap", "--cap-drop", "ALL",          # run as root, bwrap keeps root's powers
+    masked = ["/tmp", "/home"] + [p for p in ["/root", "/run/user", "/var/tmp"]
+                                  if os.path.isdir(p)]
+    hidden = [os.path.realpath(p) for p in hide if p and os.path.isdir(p)]
+    out = [bwrap() or "bwrap", "--cap-drop", "ALL",   # as root, bwrap keeps root's powers
            "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net",
            "--unshare-cgroup-try", "--die-with-parent", "--new-session",
            "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
            "--ro-bind-try", "/proc/sys", "/proc/sys",      # the machine's kernel settings
            "--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger",
            "--perms", "1777", "--size", str(SHM_SIZE), "--tmpfs", "/dev/shm",
-           "--remount-ro", "/dev",                 # else root fills it: RAM, no cap
-           "--size", str(WORK_SIZE), "--tmpfs", "/tmp",
-           "--size", str(WORK_SIZE), "--tmpfs", "/home"]
+           "--remount-ro", "/dev"]                 # else root fills it: RAM, no cap
     for path in masked:
+        out += (["--size", str(WORK_SIZE)] if path in ("/tmp", "/home") else []) + [
+            "--tmpfs", path]
+    for path in hidden:                            # the submission's folder, the class's
         out += ["--tmpfs", path]
-    for path in sorted(visible):                   # Python, seen again, read-only
-        if any(path == m or path.startswith(m + os.sep) for m in masked + ["/tmp", "/home"]):
-            out += ["--ro-bind", path, path]
-    for path in hidden:                            # then hidden, even inside those
+    bound = [(source, seen) for source, seen in python_paths()
+             if _inside(seen, masked + hidden)]
+    for source, seen in bound:                     # Python, seen again, read-only
+        out += ["--ro-bind", source, seen]
+    again = [LESSON_HOME] + [p for p in hidden if any(_inside(p, [source], strictly=True)
+                                                      for source, _ in bound)]
+    for path in _aliases(again, bound):            # hidden again, even inside Python
         out += ["--tmpfs", path]
     out += ["--dir", SANDBOX_HOME, "--chdir", SANDBOX_HOME,
             "--ro-bind", HARNESS, "/tmp/.lesson-harness.py", "--"]
     return out + [arg if arg != HARNESS else "/tmp/.lesson-harness.py" for arg in command]
+
+
+def python_paths(executable=None):
+    """What the Python running the checker needs, as (source, where seen)
+    pairs, for the sandbox to bind read-only: its prefixes, its
+    site-packages (the user's too, where it reads them), and every link on
+    the way from ``sys.executable`` to the real interpreter.
+
+    Each is seen at the path Python knows it by and at its real path, so a
+    venv reached through a symlink works.  A path inside another one is
+    left out: the folder's bind shows it as it is (its source is always
+    the other's real path).
+
+    >>> all(source == os.path.realpath(source) for source, seen in python_paths())
+    True
+    """
+    executable = executable or sys.executable
+    wanted = [sys.prefix, sys.base_prefix, sys.exec_prefix,
+              getattr(sys, "base_exec_prefix", sys.exec_prefix)]
+    wanted += site_folders()
+    link, steps = executable, 0
+    while steps < 40:                              # the chain of links to the binary
+        wanted.append(link)
+        if not os.path.islink(link):
+            break
+        link = os.path.join(os.path.dirname(link), os.readlink(link))
+        steps += 1
+    pairs = []
+    for path in wanted:
+        path = os.path.abspath(path)
+        real = os.path.realpath(path)
+        if os.path.exists(real):
+            pairs += [(real, real), (real, path)]
+    seen = sorted({pair[1] for pair in pairs})
+    return sorted({pair for pair in pairs if not _inside(pair[1], seen, strictly=True)},
+                  key=lambda pair: pair[1])
+
+
+def site_folders():
+    """The site-packages this Python reads: its own, and the user's where it
+    reads those (the harness is told to add them, ``Worker``)."""
+    import site
+    folders = list(getattr(site, "getsitepackages", lambda: [])())
+    return folders + user_site()
+
+
+def user_site():
+    """The user's site-packages (``pip install --user``), as a list: empty
+    where this Python does not read it (a venv) or it does not exist.  The
+    worker runs with a home of its own, so the harness adds it by path."""
+    import site
+    folder = site.getusersitepackages() if hasattr(site, "getusersitepackages") else ""
+    if site.ENABLE_USER_SITE and folder in sys.path and os.path.isdir(folder):
+        return [folder]
+    return []
+
+
+def _aliases(paths, bound):
+    """Each path, at its real path, and wherever a bind shows it again.
+
+    >>> _aliases(["/real/v/lib/lesson"], [("/real/v", "/v"), ("/real/v", "/real/v")])
+    ['/real/v/lib/lesson', '/v/lib/lesson']
+    """
+    out = set()
+    for path in paths:
+        real = os.path.realpath(path)
+        out |= {path, real}
+        for source, seen in bound:
+            if _inside(real, [source]):
+                out.add(os.path.normpath(os.path.join(seen, os.path.relpath(real, source))))
+    return sorted(out)
+
+
+def _inside(path, folders, strictly=False):
+    """Is ``path`` one of ``folders``, or inside one (``strictly``: inside only)?"""
+    return any((path == folder and not strictly) or path.startswith(folder.rstrip(os.sep)
+                                                                    + os.sep)
+               for folder in folders)
 
 
 def _process_limit():
@@ -304,9 +429,10 @@ class Worker:
         self.buffer = b""
         self.printed = {"stdout": bytearray(), "stderr": bytearray()}
         self.sizes = {"stdout": 0, "stderr": 0}
+        self.greeted = False                   # has the harness said hello?
         self._write({"files": {name: base64.b64encode(data).decode()
                                for name, data in submission.files.items()},
-                     "main": submission.main, "limits": limits or {}})
+                     "main": submission.main, "limits": limits or {}, "sites": user_site()})
 
     def send(self, request):
         """Ask the worker for one call (so what it prints next is that call's)."""
@@ -328,6 +454,9 @@ class Worker:
         while True:
             if b"\n" in self.buffer:
                 line, self.buffer = self.buffer.split(b"\n", 1)
+                if not self.greeted:           # its first line, before any learner code
+                    self.greeted = _reply(line, "hello") == HELLO
+                    continue
                 return self._event({key: _reply(line, key)})
             if len(self.buffer) > MAX_LINE:
                 self.buffer = b""
@@ -335,14 +464,25 @@ class Worker:
             if self.process.poll() is not None:
                 self._drain()
                 if b"\n" not in self.buffer:
-                    return self._event({"crashed": self._exit_code()})
+                    return self._event(self._unstarted() or {"crashed": self._exit_code()})
                 continue
             left = end - time.monotonic()
             if left <= 0:
-                return self._event({"late": True})
+                return self._event(self._unstarted(timeout) or {"late": True})
             readable, _, _ = select.select(list(self.fds.values()), [], [], min(left, 0.05))
             for fd in readable:
                 self._read(fd)
+
+    def _unstarted(self, timeout=None):
+        """{"unstarted": why} if the worker stopped before its hello (so before
+        any learner code ran), with "late" if its time ran out; else None."""
+        if self.greeted:
+            return None
+        self._drain()
+        said = self.printed["stderr"].decode("utf-8", "replace").strip().splitlines()
+        if timeout is not None:
+            return {"unstarted": f"it did not start within {timeout:g} s", "late": True}
+        return {"unstarted": said[-1] if said else f"exit code {self._exit_code()}"}
 
     def _exit_code(self):
         """The worker's exit code; a signal that ended it as its negative number
@@ -435,6 +575,28 @@ def become_subreaper():
         pass
 
 
+def reap_all():
+    """Before the checker exits: every process it started has ended and been
+    waited for, so none is left for init to reap, and ``time`` counts them.
+
+    As its workers' subreaper (``become_subreaper``), the checker adopts
+    what a worker left behind (bubblewrap's own process in the sandbox, a
+    learner's daemon): each is killed and waited for here.
+    """
+    for pid in list(_WORKERS):
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    reap_orphans()
+    while _SUBREAPER:
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                return
+        except ChildProcessError:
+            return
+
+
 def reap_orphans():
     """Kill and reap this process's children that are not workers: orphans of
     the learners' processes, handed to the checker as their subreaper."""
@@ -471,6 +633,7 @@ def _reply(line, key):
     if key == "loaded":
         return message.get("load") if isinstance(message, dict) else None
     return message
+
 
 
 def kill_marked(token):

@@ -29,13 +29,15 @@ crash_text(crashed), error_text(error)     what the judge says of a crash, an ex
 tally(passed, failed), counts(results)     "17 passed, 3 failed", and its numbers
 summary_lines(files)                       the teacher's table
 visible(text)                              control characters shown escaped
+printable(name)                            a file name as one line of text
 """
 
+import os
 import re
 import textwrap
 
 from lesson.grader.contract import FUNCTIONS, TIME_LIMIT, time_limits
-from lesson.grader.links import LESSON_PARTS, SOLUTION
+from lesson.grader.links import LESSON_PARTS, SOLUTION, address
 
 LOAD_PROBLEMS = {
     "not_python": "{file} is not a Python file: the checker reads .py files "
@@ -57,6 +59,7 @@ LOAD_PROBLEMS = {
     "unreadable": "{file} could not be read: {message}.",
     "internal": "The checker itself failed on {file} ({message}): please report "
                 "this, with the file.",
+    "unstarted": "The checker failed, not your file: {message}.",
     "unsupported": "This checker runs files on Linux and macOS only; on Windows, "
                    "run it in WSL (Windows Subsystem for Linux).",
 }
@@ -225,11 +228,12 @@ def records(result, time_limit=TIME_LIMIT, functions=FUNCTIONS, named=False):
     ('fail', 0)
     """
     load, checks = result["load"], result["checks"]
-    out = [line(f"Checking {result['file']} against lesson 4's contract", role="title"),
+    shown = printable(result["file"])
+    out = [line(f"Checking {shown} against lesson 4's contract", role="title"),
            _gap()]
     if result.get("note"):
         out += [line(result["note"], role="note", label="Note:", pad=6), _gap()]
-    trouble = load_problem_text(load, time_limit, file=result["file"])
+    trouble = load_problem_text(load, time_limit, file=shown)
     if trouble is not None:                  # a bundle may say it better (no submission found)
         trouble = result.get("problem") or trouble
     out += _load_records(trouble, load, checks, time_limit)
@@ -237,7 +241,7 @@ def records(result, time_limit=TIME_LIMIT, functions=FUNCTIONS, named=False):
         for function in FUNCTIONS:
             out += _function_records(function, checks, function in functions)
     closing = tally(*counts(checks))
-    return out + [line(f"{result['file']}: {closing}" if named else closing, role="closing")]
+    return out + [line(f"{shown}: {closing}" if named else closing, role="closing")]
 
 
 def learner_line(info):
@@ -346,8 +350,8 @@ def _stuck(function):
     [[5, 25], [47, 72]]
     """
     text, links = "", []
-    for piece, address in (("read ", None), (LESSON_PARTS[function], True),
-                           (" or see a solution at ", None), (SOLUTION, True)):
+    for piece, address in (("read ", None), (address(LESSON_PARTS[function]), True),
+                           (" or see a solution at ", None), (address(SOLUTION), True)):
         if address:
             links.append((len(text), len(text) + len(piece)))
         text += piece
@@ -472,6 +476,16 @@ def visible(text, keep="\n\t"):
     ('\\\\x1b[2Jhi\\n', 'a\\\\nb.py')
     """
     return "".join(c if c in keep or c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def printable(name):
+    """A name as one line of text: a control character (a newline in a file
+    name) shown escaped, a byte that is not UTF-8 as \\xe9.
+
+    >>> printable("ann\\nbob.py"), printable("caf\\udce9.py")
+    ('ann\\\\nbob.py', 'caf\\\\xe9.py')
+    """
+    return visible(os.fsencode(name).decode("utf-8", "backslashreplace"), keep="")
 
 
 def summary_lines(files):
