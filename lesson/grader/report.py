@@ -350,9 +350,9 @@ def _stuck(function):
     [[5, 25], [47, 72]]
     """
     text, links = "", []
-    for piece, address in (("read ", None), (address(LESSON_PARTS[function]), True),
-                           (" or see a solution at ", None), (address(SOLUTION), True)):
-        if address:
+    for piece, is_link in (("read ", False), (address(LESSON_PARTS[function]), True),
+                           (" or see a solution at ", False), (address(SOLUTION), True)):
+        if is_link:
             links.append((len(text), len(text) + len(piece)))
         text += piece
     return line(text, role="stuck", indent=2, label="stuck?", pad=7, links=links)
