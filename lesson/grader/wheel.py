@@ -30,6 +30,7 @@ import base64
 import hashlib
 import io
 import os
+import re
 import zipfile
 
 DISTRIBUTION = "softmax-weights-lesson"
@@ -42,9 +43,10 @@ def installed():
     """The installed distribution (``importlib.metadata``), or a ValueError
     saying how to install it."""
     from importlib import metadata
-    for dist in metadata.distributions(name=DISTRIBUTION):
-        if dist.read_text("METADATA") is not None:      # a .dist-info, not a source
-            return dist                                 # tree's .egg-info (no METADATA)
+    found = list(metadata.distributions(name=DISTRIBUTION))
+    for dist in sorted(found, key=lambda dist: dist.read_text("METADATA") is None):
+        if _core_metadata(dist) is not None:    # a .dist-info first, else a source
+            return dist                         # tree's .egg-info (its PKG-INFO)
     raise ValueError(f"the lesson is not installed, so its wheel has no metadata: "
                      f"install it first (pip install -e . in its repository, or "
                      f"pip install the wheel its site offers)")
@@ -114,17 +116,26 @@ def _metadata_files():
     """(name in .dist-info, bytes): the installed METADATA, entry points and
     licences as they are; WHEEL and top_level.txt for a pure-Python wheel."""
     dist = installed()
-    yield "METADATA", dist.read_text("METADATA").encode()
+    core = _core_metadata(dist)
+    yield "METADATA", core.encode()
     yield "WHEEL", (f"Wheel-Version: 1.0\nGenerator: lesson.grader.wheel\n"
                     f"Root-Is-Purelib: true\nTag: {TAG}\n").encode()
     yield "top_level.txt", b"lesson\n"
     entry_points = dist.read_text("entry_points.txt")
     if entry_points:
         yield "entry_points.txt", entry_points.encode()
-    for path in dist.files or ():
-        parts = path.parts
-        if len(parts) >= 3 and parts[0].endswith(".dist-info") and parts[1] == "licenses":
-            yield "/".join(parts[1:]), path.read_binary()
+    for licence in re.findall(r"^License-File: *(.+?) *$", core.split("\n\n")[0], re.M):
+        data = dist.read_text(f"licenses/{licence}")        # where a .dist-info keeps it
+        if data is None and os.path.isfile(dist.locate_file(licence)):
+            with open(dist.locate_file(licence), encoding="utf-8") as file:
+                data = file.read()                          # a source tree's own
+        if data is not None:
+            yield f"licenses/{licence}", data.encode()
+
+
+def _core_metadata(dist):
+    """The distribution's core metadata (METADATA, or an .egg-info's PKG-INFO), or None."""
+    return dist.read_text("METADATA") or dist.read_text("PKG-INFO")
 
 
 def _digest(data):
