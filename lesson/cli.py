@@ -109,10 +109,7 @@ def _check(args):
         print(f"python -m lesson check: warning: {NO_SANDBOX}", file=sys.stderr)
     if args.as_program:                # not when a program of its own calls main()
         process.become_subreaper()
-    hide = sorted({os.path.realpath(p if os.path.isdir(p) else os.path.dirname(p) or ".")
-                   for p in args.paths})
-    read = [process.snapshot(e.path, e.shown_as, folder, hide, inside)
-            for e, (folder, inside) in zip(entries, _copied_with(entries))]
+    read = classroom.snapshots(entries, args.paths)
 
     def grade(index):
         entry = entries[index]
@@ -165,24 +162,6 @@ NO_SANDBOX = ("bubblewrap (bwrap) is not in use, so these submissions run with y
               "rights: a hostile one can read or change your files, or stop the checker. "
               "Install bubblewrap (Debian, Ubuntu: apt-get install bubblewrap) to "
               "sandbox each one, or grade on a platform (see --help).")
-
-
-def _copied_with(entries):
-    """For each entry, (the folder copied with it, and the folders inside it?).
-
-    A student's own folder comes whole.  A file alone in its folder brings
-    the files beside it (a helper module it imports); files that share a
-    folder (a class's, a file per student) never see each other."""
-    folders = [os.path.dirname(os.path.abspath(e.path)) for e in entries]
-    out = []
-    for entry, folder in zip(entries, folders):
-        if entry.folder is not None:
-            out.append((entry.folder, True))
-        elif folders.count(folder) == 1:
-            out.append((os.path.dirname(entry.path) or ".", False))
-        else:
-            out.append((None, False))
-    return out
 
 
 def _sandbox(wanted):
