@@ -24,15 +24,10 @@ from lesson.grader.process import MEMORY_LIMIT
 from lesson.tables import fmt_list, table_rows
 
 
-def _print_table(scores):
-    rows, total = table_rows(scores)
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
-    print(f"sum of weights: {total}")
+# --- One function a command: the parsed arguments in, the exit code out ----------
 
-
-def _print_worked_example():
+def _worked_example(args):
+    """No command: the worked example, step by step."""
     print("Worked example: one query, two keys, d_k = 2")
     print(f"  q = {example.q}    K = {example.K}    V = {example.V}")
     print()
@@ -41,9 +36,33 @@ def _print_worked_example():
             print()
             print("Causal variant: only the first key may be seen")
         print(f"{number}. {step:15} {fmt_list(values):22} {formula}")
+    return 0
 
 
-def _write_starter(path):
+def _table(args):
+    rows, total = table_rows(_parse_scores(args.scores) or example.TABLE_SCORES)
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+    print(f"sum of weights: {total}")
+    return 0
+
+
+def _bench(args):
+    if args.what == "accuracy" and args.quick:
+        raise ValueError("--quick is for bench speed only (bench accuracy "
+                         "takes about a second as it is)")
+    if args.what == "accuracy":
+        bench.print_accuracy()
+    elif args.quick:
+        bench.print_speed(budget=0.1, head_sizes=(16, 32, 64))
+    else:
+        bench.print_speed()
+    return 0
+
+
+def _starter(args):
+    path = args.path
     try:
         contract.write_starter(path)
     except FileExistsError:
@@ -92,10 +111,7 @@ def _check(args):
     if args.as_program:                # not when a program of its own calls main()
         process.become_subreaper()
     process.STOPPING.clear()           # a run stopped before (Ctrl+C, the checker's failure)
-    hide = sorted({os.path.realpath(p if os.path.isdir(p) else os.path.dirname(p) or ".")
-                   for p in args.paths})
-    read = [process.snapshot(e.path, e.shown_as, folder, hide, inside)
-            for e, (folder, inside) in zip(entries, _copied_with(entries))]
+    read = classroom.snapshots(entries, args.paths)
 
     def grade(index):
         entry = entries[index]
@@ -188,24 +204,6 @@ NO_SANDBOX = ("bubblewrap (bwrap) is not in use, so these submissions run with y
               "rights: a hostile one can read or change your files, or stop the checker. "
               "Install bubblewrap (Debian, Ubuntu: apt-get install bubblewrap) to "
               "sandbox each one, or grade on a platform (see --help).")
-
-
-def _copied_with(entries):
-    """For each entry, (the folder copied with it, and the folders inside it?).
-
-    A student's own folder comes whole.  A file alone in its folder brings
-    the files beside it (a helper module it imports); files that share a
-    folder (a class's, a file per student) never see each other."""
-    folders = [os.path.dirname(os.path.abspath(e.path)) for e in entries]
-    out = []
-    for entry, folder in zip(entries, folders):
-        if entry.folder is not None:
-            out.append((entry.folder, True))
-        elif folders.count(folder) == 1:
-            out.append((os.path.dirname(entry.path) or ".", False))
-        else:
-            out.append((None, False))
-    return out
 
 
 def _sandbox(wanted):
@@ -324,50 +322,24 @@ def _parse_scores(texts):
     return scores
 
 
-def _build_parser():
-    parser = argparse.ArgumentParser(
-        prog="python -m lesson",
-        description="Lesson 4, softmax weights. With no command, print the "
-                    "worked example step by step.")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    table = commands.add_parser(
-        "table", help="print the table of score, score - max, exp, weight",
-        description="Print the lesson's table for one query's scores: "
-                    "key, score, score - max, exp(score - max) and weight, "
-                    "to 4 decimals, then the sum of the weights.  With no "
-                    "scores, use the lesson's own: 1/sqrt(2), 0, -1.  "
-                    "'-inf' marks a masked key.")
-    table.add_argument("scores", nargs="*", metavar="SCORE",
-                       help="one score per key, e.g. 2 1 0.5 -inf")
-    bench = commands.add_parser(
-        "bench", help="measure accuracy (ulps) or speed (seconds per call)",
-        description="accuracy: the error of each softmax, in ulps, against a "
-                    "60-digit reference over a fixed corpus of rows.  speed: "
-                    "what softmax's checks cost, as its time over the bare "
-                    "recipe's (max, exp list, sum, divide) on 3 and 1000 "
-                    "scores; then seconds per call of softmax and attention "
-                    "at growing sizes.  NumPy and SciPy are measured too "
-                    "where installed.")
-    bench.add_argument("what", choices=["accuracy", "speed"])
-    bench.add_argument("--quick", action="store_true",
-                       help="speed only: shorter timings and smaller sizes")
-    starter = commands.add_parser(
-        "starter", help="write the exercise's starter file",
-        description="Write the four functions of Part 2 as stubs with their "
-                    "contracts, ready to fill in.  An existing file is never "
-                    "overwritten.")
-    starter.add_argument("path", nargs="?", default="softmax_exercise.py",
-                         help="where to write it (default: softmax_exercise.py)")
-    check = commands.add_parser(
-        "check", help="grade your four functions against the lesson",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Run every check on your softmax, naive_softmax,\n"
-                    "rows_normalised and entropy, in a separate process, and say\n"
-                    "what passed, what failed and why, with anything your code\n"
-                    "printed.  A .py file, or a Jupyter notebook (.ipynb): its\n"
-                    "code cells run in order, IPython's %magics and !shell lines\n"
-                    "skipped.",
-        epilog=f"""\
+_TIME_LIMIT = dict(type=_time_limit, default=contract.TIME_LIMIT, metavar="SECONDS",
+                   help="seconds one check may take (default: %(default)g)")
+_POINTS = dict(action="append", default=[], metavar="FUNCTION=POINTS",
+               help="gradescope, prairielearn: what each check of FUNCTION is worth "
+                    "(default: 1; give it once per function)")
+
+CHECK_DESCRIPTION = """\
+Run every check on your softmax, naive_softmax,
+rows_normalised and entropy, in a separate process, and say
+what passed, what failed and why, with anything your code
+printed.  A .py file, or a Jupyter notebook (.ipynb): its
+code cells run in order, IPython's %magics and !shell lines
+skipped."""
+
+def _check_epilog(limit):
+    """check --help's closing text: for teachers, trust, formats, time, exit codes."""
+    fresh, count = len(contract.FRESH), len(contract.CHECKS)
+    return f"""\
 For teachers: give several files, or a class folder: a .py or .ipynb file
 per student, or a folder per student (graded as that student's submission,
 named by its folder).  Anything skipped is named (a dangling link, an
@@ -377,9 +349,9 @@ a private copy, --jobs at a time (default: one per core); the reports come
 in the files' order, then a table: file, passed, failed, first failing
 check.  --results DIR writes each file's JSON as soon as it is graded.
 
-Five checks draw their input afresh on every run, so a file that replays
-the published answers cannot pass; the report's first line gives the seed,
-and --seed N asks the same inputs again.
+{fresh} of the {count} checks draw their input afresh on every run, so a
+file that replays the published answers cannot pass; the report's first
+line gives the seed, and --seed N asks the same inputs again.
 
 Trust: where bubblewrap (bwrap) is installed, each submission runs in its
 sandbox: no network, its own process namespace (no signal reaches the
@@ -402,7 +374,7 @@ one container per submission: see --format and the autograder command.
   gradescope    Gradescope's results.json
   prairielearn  PrairieLearn's external grader results.json
   exercism      Exercism's test runner results.json (version 3); each check
-                gets at most {formats.exercism_time_limit(contract.TIME_LIMIT):g} s, so a file fits Exercism's {formats.EXERCISM_BUDGET:g} s
+                gets at most {formats.exercism_time_limit(limit):g} s, so a file fits Exercism's {formats.EXERCISM_BUDGET:g} s
   junit         JUnit XML (GitLab, Jenkins, most CI): one testsuite per file
 With several files, gradescope, prairielearn and exercism write one
 document per file into --output-dir, and stdout is the table.  --points
@@ -412,7 +384,7 @@ worth for gradescope and prairielearn (default: 1).
 A check that runs longer than the time limit is stopped, and that
 function's other checks are not run.  Loading a file may take 5 times the
 limit (at least 5 s), a whole file 5 times plus 4 s (with the default:
-{contract.TIME_LIMIT:g} s, {contract.time_limits()[1]:g} s and {contract.time_limits()[2]:g} s).
+{limit:g} s, {contract.time_limits(limit)[1]:g} s and {contract.time_limits(limit)[2]:g} s).
 
 The exit code is 0 only when every check of every file passed, 1 when
 some did not, 2 for a usage error, {CHECKER_FAILED} when the checker itself failed and
@@ -421,82 +393,147 @@ said; --no-sandbox grades without it, each file then running with your
 rights), or --memory-limit is too small for Python to start.  A platform's
 document then says the grader failed, not the student.  With --format
 exercism it is 0 whatever the grade, as Exercism's test runners exit.  The
-last line of a report or table is "N passed, M failed".""")
-    check.add_argument("paths", nargs="+", metavar="PATH",
-                       help="your file (e.g. softmax_exercise.py or a notebook), "
-                            "or a folder of them")
-    check.add_argument("--format", choices=formats.FORMATS, default="text",
-                       help="what to print: " + ", ".join(formats.FORMATS)
-                            + " (default: text; see below)")
-    check.add_argument("--json", dest="format", action="store_const", const="json",
-                       help="the same as --format json")
-    check.add_argument("--output-dir", metavar="DIR",
-                       help="gradescope, prairielearn, exercism: write one document "
-                            "per file into DIR, named after its path in the class folder")
-    check.add_argument("--points", action="append", default=[], metavar="FUNCTION=POINTS",
-                       help="gradescope, prairielearn: what each check of FUNCTION is "
-                            "worth (default: 1; give it once per function)")
-    check.add_argument("--time-limit", type=_time_limit, default=contract.TIME_LIMIT,
-                       metavar="SECONDS",
-                       help="seconds one check may take (default: %(default)g)")
-    check.add_argument("--memory-limit", type=_positive_int, default=MEMORY_LIMIT,
-                       metavar="MIB", help="MiB of memory each file's Python may use "
-                                           "(default: %(default)d)")
-    check.add_argument("--jobs", type=_positive_int, default=os.cpu_count() or 1,
-                       metavar="N", help="files graded at once (default: the number "
-                                         "of cores, here %(default)d)")
-    check.add_argument("--seed", type=_positive_int, metavar="N",
-                       help="the inputs of the checks drawn afresh each run, as in the "
-                            "run that printed this seed")
-    check.add_argument("--results", metavar="DIR",
-                       help="write each file's JSON result into DIR as soon as it is known")
-    sandboxing = check.add_mutually_exclusive_group()
-    sandboxing.add_argument("--sandbox", dest="sandbox", action="store_true", default=None,
-                            help="run each file in bubblewrap's sandbox, or stop (exit 2) "
-                                 "where it is not installed (default: where it is)")
-    sandboxing.add_argument("--no-sandbox", dest="sandbox", action="store_false",
-                            help="run each file with your own rights")
-    autograder = commands.add_parser(
-        "autograder", help="write or run what Gradescope, Exercism, PrairieLearn run",
-        description="What a grading platform runs, one container per submission.")
-    platforms = autograder.add_subparsers(dest="platform", metavar="PLATFORM",
-                                          required=True)
-    gradescope = platforms.add_parser(
-        "gradescope", help="write the autograder zip to upload to Gradescope",
-        description="Write Gradescope's autograder zip: setup.sh installs the "
-                    "lesson, and NumPy for a learner who uses it, from wheels "
-                    "inside it, fetching nothing; "
-                    "run_autograder grades /autograder/submission/ and writes "
-                    "/autograder/results/results.json.  Its README.md says how "
-                    "to upload it.")
-    gradescope.add_argument("zip", metavar="OUT.zip")
-    gradescope.add_argument("--numpy-wheels", metavar="DIR",
-                            help="put the numpy-*.whl files in DIR into the zip (default: "
-                                 "pip downloads NumPy's wheels for the Pythons of "
-                                 "Gradescope's Ubuntu images, once)")
-    exercism = platforms.add_parser(
-        "exercism", help="Exercism's run.sh: grade INPUT_DIR, write OUTPUT_DIR/results.json",
-        description="Exercism's test runner contract: grade the solution in "
-                    "INPUT_DIR, write OUTPUT_DIR/results.json (version 3) and exit "
-                    "0 whatever the grade.  A runner image's bin/run.sh is: "
-                    'exec python3 -m lesson autograder exercism "$@"')
-    for name in ("slug", "input_dir", "output_dir"):
-        exercism.add_argument(name, metavar=name.upper())
-    prairielearn = platforms.add_parser(
-        "prairielearn", help="PrairieLearn's entrypoint: grade /grade/student",
-        description="PrairieLearn's external grader entrypoint: grade the file "
-                    "in /grade/student and write /grade/results/results.json.  "
-                    "LESSON_AUTOGRADER_ROOT moves /grade (and /autograder).")
-    for platform in (gradescope, prairielearn):
-        platform.add_argument("--points", action="append", default=[],
-                              metavar="FUNCTION=POINTS",
-                              help="what each check of FUNCTION is worth (default: 1)")
-        platform.add_argument("--time-limit", type=_time_limit, default=contract.TIME_LIMIT,
-                              metavar="SECONDS",
-                              help="seconds one check may take (default: %(default)g)")
-    for command in (check, autograder, gradescope, exercism, prairielearn):
-        command.error = functools.partial(_usage_error, command)
+last line of a report or table is "N passed, M failed"."""
+# --- The command line as data ---------------------------------------------------
+# One entry a command: its name, its one-line help, its description (and epilog),
+# the function that runs it, and its arguments as (flags, argparse keywords).
+# _build_parser() turns the table into argparse's parsers; each command's
+# function gets the parsed arguments and returns the exit code.
+
+def _commands():
+    """The commands, as data (their texts take their counts from the contract)."""
+    limit = contract.TIME_LIMIT
+    check_options = [
+        (["paths"], dict(nargs="+", metavar="PATH",
+                         help="your file (e.g. softmax_exercise.py or a notebook), "
+                              "or a folder of them")),
+        (["--format"], dict(choices=formats.FORMATS, default="text",
+                            help="what to print: " + ", ".join(formats.FORMATS)
+                                 + " (default: text; see below)")),
+        (["--json"], dict(dest="format", action="store_const", const="json",
+                          help="the same as --format json")),
+        (["--output-dir"], dict(metavar="DIR",
+                                help="gradescope, prairielearn, exercism: write one "
+                                     "document per file into DIR, named after its path "
+                                     "in the class folder")),
+        (["--points"], _POINTS),
+        (["--time-limit"], _TIME_LIMIT),
+        (["--memory-limit"], dict(type=_positive_int, default=MEMORY_LIMIT, metavar="MIB",
+                                  help="MiB of memory each file's Python may use "
+                                       "(default: %(default)d)")),
+        (["--jobs"], dict(type=_positive_int, default=os.cpu_count() or 1, metavar="N",
+                          help="files graded at once (default: the number of cores, "
+                               "here %(default)d)")),
+        (["--seed"], dict(type=_positive_int, metavar="N",
+                          help="the inputs of the checks drawn afresh each run, as in "
+                               "the run that printed this seed")),
+        (["--results"], dict(metavar="DIR", help="write each file's JSON result into DIR "
+                                                 "as soon as it is known")),
+        ((["--sandbox"], dict(dest="sandbox", action="store_true", default=None,
+                              help="run each file in bubblewrap's sandbox, or stop (exit 2) "
+                                   "where it is not installed (default: where it is)")),
+         (["--no-sandbox"], dict(dest="sandbox", action="store_false",
+                                 help="run each file with your own rights"))),
+    ]
+    return [
+        ("table", "print the table of score, score - max, exp, weight",
+         dict(description="Print the lesson's table for one query's scores: key, score, "
+                          "score - max, exp(score - max) and weight, to 4 decimals, then "
+                          "the sum of the weights.  With no scores, use the lesson's own: "
+                          "1/sqrt(2), 0, -1.  '-inf' marks a masked key."),
+         _table,
+         [(["scores"], dict(nargs="*", metavar="SCORE",
+                            help="one score per key, e.g. 2 1 0.5 -inf"))]),
+        ("bench", "measure accuracy (ulps) or speed (seconds per call)",
+         dict(description="accuracy: the error of each softmax, in ulps, against a 60-digit "
+                          "reference over a fixed corpus of rows.  speed: what softmax's "
+                          "checks cost, as its time over the bare recipe's (max, exp list, "
+                          "sum, divide) on 3 and 1000 scores; then seconds per call of "
+                          "softmax and attention at growing sizes.  NumPy and SciPy are "
+                          "measured too where installed."),
+         _bench,
+         [(["what"], dict(choices=["accuracy", "speed"])),
+          (["--quick"], dict(action="store_true",
+                             help="speed only: shorter timings and smaller sizes"))]),
+        ("starter", "write the exercise's starter file",
+         dict(description=f"Write the {len(contract.FUNCTIONS)} functions of Part 2 as "
+                          f"stubs with their contracts, ready to fill in.  An existing "
+                          f"file is never overwritten."),
+         _starter,
+         [(["path"], dict(nargs="?", default="softmax_exercise.py",
+                          help="where to write it (default: softmax_exercise.py)"))]),
+        ("check", f"grade your {len(contract.FUNCTIONS)} functions against the lesson",
+         dict(formatter_class=argparse.RawDescriptionHelpFormatter,
+              description=CHECK_DESCRIPTION, epilog=_check_epilog(limit)),
+         _check, check_options),
+        ("autograder", "write or run what Gradescope, Exercism, PrairieLearn run",
+         dict(description="What a grading platform runs, one container per submission."),
+         None, _platforms()),
+    ]
+
+
+def _platforms():
+    """autograder's own commands, in the same form as _commands()."""
+    return [
+        ("gradescope", "write the autograder zip to upload to Gradescope",
+         dict(description="Write Gradescope's autograder zip: setup.sh installs the "
+                          "lesson, and NumPy for a learner who uses it, from wheels "
+                          "inside it, fetching nothing; run_autograder grades "
+                          "/autograder/submission/ and writes "
+                          "/autograder/results/results.json.  Its README.md says how "
+                          "to upload it."),
+         _autograder_gradescope,
+         [(["zip"], dict(metavar="OUT.zip")), (["--points"], _POINTS),
+          (["--time-limit"], _TIME_LIMIT),
+          (["--numpy-wheels"], dict(metavar="DIR",
+                                    help="put the numpy-*.whl files in DIR into the zip "
+                                         "(default: pip downloads NumPy's wheels for the "
+                                         "Pythons of Gradescope's Ubuntu images, once)"))]),
+        ("exercism", "Exercism's run.sh: grade INPUT_DIR, write OUTPUT_DIR/results.json",
+         dict(description="Exercism's test runner contract: grade the solution in "
+                          "INPUT_DIR, write OUTPUT_DIR/results.json (version 3) and exit "
+                          "0 whatever the grade.  A runner image's bin/run.sh is: "
+                          'exec python3 -m lesson autograder exercism "$@"'),
+         _autograder_exercism,
+         [([name], dict(metavar=name.upper())) for name in ("slug", "input_dir", "output_dir")]),
+        ("prairielearn", "PrairieLearn's entrypoint: grade /grade/student",
+         dict(description="PrairieLearn's external grader entrypoint: grade the file in "
+                          "/grade/student and write /grade/results/results.json.  "
+                          "LESSON_AUTOGRADER_ROOT moves /grade (and /autograder)."),
+         _autograder_prairielearn,
+         [(["--points"], _POINTS), (["--time-limit"], _TIME_LIMIT)]),
+    ]
+
+
+def _build_parser():
+    """argparse's parser, built from _commands(); each command's function is its
+    ``run`` default, and a usage error is one line."""
+    parser = argparse.ArgumentParser(
+        prog="python -m lesson",
+        description="Lesson 4, softmax weights. With no command, print the "
+                    "worked example step by step.")
+    parser.set_defaults(run=_worked_example, command=None)
+    _add_commands(parser, _commands(), "command", "COMMAND")
     return parser
+
+
+def _add_commands(parser, commands, dest, metavar):
+    subparsers = parser.add_subparsers(dest=dest, metavar=metavar, required=dest != "command")
+    for name, summary, texts, run, arguments in commands:
+        command = subparsers.add_parser(name, help=summary, **texts)
+        command.error = functools.partial(_usage_error, command)
+        if run is None:                                 # a command of commands
+            _add_commands(command, arguments, "platform", "PLATFORM")
+            continue
+        command.set_defaults(run=run)
+        for argument in arguments:
+            if isinstance(argument[0], tuple):          # options that exclude each other
+                group = command.add_mutually_exclusive_group()
+                for flags, keywords in argument:
+                    group.add_argument(*flags, **keywords)
+            else:
+                flags, keywords = argument
+                command.add_argument(*flags, **keywords)
 
 
 def _usage_error(command, message):
@@ -504,17 +541,29 @@ def _usage_error(command, message):
     command.exit(2, f"{command.prog}: error: {message} (see: {command.prog} --help)\n")
 
 
-def _autograder(args):
-    from lesson.grader import bundle, process
-    if args.as_program:                # its workers' leftovers are its own to reap
+def _autograder_gradescope(args):
+    return _reaping(args, _gradescope_zip, args.zip, args.time_limit,
+                    formats.points(args.points), args.numpy_wheels)
+
+
+def _autograder_exercism(args):
+    from lesson.grader import bundle
+    return _reaping(args, bundle.run_exercism, args.slug, args.input_dir, args.output_dir)
+
+
+def _autograder_prairielearn(args):
+    from lesson.grader import bundle
+    return _reaping(args, bundle.run_prairielearn, time_limit=args.time_limit,
+                    points=formats.points(args.points))
+
+
+def _reaping(args, run, *arguments, **keywords):
+    """run(...), its workers' leftovers this process's own to reap (as a program)."""
+    from lesson.grader import process
+    if args.as_program:
         process.become_subreaper()
     try:
-        if args.platform == "exercism":
-            return bundle.run_exercism(args.slug, args.input_dir, args.output_dir)
-        points = formats.points(args.points)
-        if args.platform == "prairielearn":
-            return bundle.run_prairielearn(time_limit=args.time_limit, points=points)
-        return _gradescope_zip(args.zip, args.time_limit, points, args.numpy_wheels)
+        return run(*arguments, **keywords)
     finally:
         process.reap_all()
 
@@ -570,26 +619,7 @@ def main(argv=None):
     args = _build_parser().parse_args(argv)
     args.as_program = as_program       # this process is the checker: it may adopt orphans
     try:
-        if args.command == "table":
-            _print_table(_parse_scores(args.scores) or example.TABLE_SCORES)
-        elif args.command == "bench" and args.what == "accuracy" and args.quick:
-            raise ValueError("--quick is for bench speed only (bench accuracy "
-                             "takes about a second as it is)")
-        elif args.command == "bench" and args.what == "accuracy":
-            bench.print_accuracy()
-        elif args.command == "bench" and args.quick:
-            bench.print_speed(budget=0.1, head_sizes=(16, 32, 64))
-        elif args.command == "bench":
-            bench.print_speed()
-        elif args.command == "starter":
-            return _write_starter(args.path)
-        elif args.command == "check":
-            return _check(args)
-        elif args.command == "autograder":
-            return _autograder(args)
-        else:
-            _print_worked_example()
+        return args.run(args)
     except (TypeError, ValueError) as error:
         print(f"python -m lesson {args.command}: error: {error}", file=sys.stderr)
         return 2
-    return 0

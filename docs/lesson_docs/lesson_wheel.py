@@ -6,15 +6,12 @@ the getting-started box: a "Download the lesson" link to
 write the starter and check it.  A learner who found the site needs nothing
 else.  Where ``mkdocs.yml`` names a ``repo_url``, the box also says to clone it.
 
-The wheel holds the ``lesson`` package (with every subpackage, ``lesson.*``)
-and its metadata, and nothing else: not this folder (``lesson_docs``), not
-the tests.  It is built from a scratch folder holding only ``lesson/``,
-``README.md``, ``LICENSE`` and the project's ``pyproject.toml``, whose
-``[tool.setuptools]`` table is replaced by one that finds ``lesson*``
-(:func:`learner_pyproject`).  setuptools' build backend builds it offline, in
-a subprocess, and the wheel is kept in ``.cache/wheel/`` under a hash of what
-went in: ``mkdocs serve`` builds it again only when ``lesson/``
-(or the metadata) changed.
+The wheel is the one ``lesson.grader.wheel`` builds (the Gradescope bundle
+carries the same): the ``lesson`` package, with every subpackage, and the
+installed distribution's metadata with its ``softmax-lesson`` script;
+nothing else: not this folder (``lesson_docs``), not the tests.  It is kept
+in ``.cache/wheel/`` under a hash of what goes in, so ``mkdocs serve``
+writes it again only when ``lesson/`` (or the metadata) changed.
 
 How the wheel gets into the built site:
 
@@ -34,89 +31,31 @@ import os
 import pathlib
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
 import threading
 import zipfile
+
+import lesson.grader.wheel
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".cache" / "wheel"
 FOLDER = "download"                 # in the site, beside the pages
 TEXT = "Download the lesson"        # the link's text
-METADATA = ("pyproject.toml", "README.md", "LICENSE")
-
-# The project's [tool.setuptools] table, up to the next table; the learner's
-# wheel finds its packages instead of listing the project's (lesson_docs too).
-SETUPTOOLS_TABLE = re.compile(r"^\[tool\.setuptools\]\n(?:(?!\[).*\n?)*", re.M)
-FIND_LESSON = '[tool.setuptools.packages.find]\ninclude = ["lesson", "lesson.*"]\n\n'
-
-BUILD = "import sys, setuptools.build_meta as backend; backend.build_wheel(sys.argv[1])"
-
-
-def learner_pyproject(text):
-    """The project's ``pyproject.toml`` for the learner's wheel: packages found
-    by name, ``lesson`` and every ``lesson.*``, and nothing else.
-
-    >>> print(learner_pyproject('[project]\\nname = "x"\\n\\n[tool.setuptools]\\n'
-    ...                         'packages = ["lesson", "lesson_docs"]\\n\\n[tool.pytest]\\n'))
-    [project]
-    name = "x"
-    <BLANKLINE>
-    [tool.setuptools.packages.find]
-    include = ["lesson", "lesson.*"]
-    <BLANKLINE>
-    [tool.pytest]
-    <BLANKLINE>
-    """
-    text, found = SETUPTOOLS_TABLE.subn(FIND_LESSON, text)
-    if found != 1:
-        raise ValueError(f"pyproject.toml: expected one [tool.setuptools] table, found {found}")
-    return text
-
-
-def wheel_inputs(root=ROOT):
-    """{path in the scratch project: bytes}: what the learner's wheel is built from."""
-    files = {name: (root / name).read_bytes() for name in METADATA}
-    files["pyproject.toml"] = learner_pyproject(files["pyproject.toml"].decode()).encode()
-    for path in sorted((root / "lesson").rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-            files[path.relative_to(root).as_posix()] = path.read_bytes()
-    return files
-
 
 _LOCK = threading.Lock()            # Zensical may render two pages at once
 
 
 def wheel():
-    """The learner's wheel, built now if what goes into it changed: its path."""
-    files = wheel_inputs()
+    """The learner's wheel, written now if what goes into it changed: its path."""
     digest = hashlib.sha256()
-    for name, data in files.items():
+    for name, data in lesson.grader.wheel.files().items():
         digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
     folder = CACHE / digest.hexdigest()[:16]
     with _LOCK:
-        built = sorted(folder.glob("*.whl"))
-        if built:
-            return built[0]
-        with tempfile.TemporaryDirectory() as scratch:
-            project, out = pathlib.Path(scratch, "project"), pathlib.Path(scratch, "dist")
-            for name, data in files.items():
-                (project / name).parent.mkdir(parents=True, exist_ok=True)
-                (project / name).write_bytes(data)
-            result = subprocess.run([sys.executable, "-c", BUILD, str(out)], cwd=project,
-                                    capture_output=True, text=True, timeout=300)
-            made = sorted(out.glob("*.whl"))
-            if result.returncode != 0 or len(made) != 1:
-                raise RuntimeError("building the lesson's wheel failed (pip install -e \".[docs]\" "
-                                   "installs the setuptools it needs):\n"
-                                   + result.stdout + result.stderr)
-            folder.mkdir(parents=True, exist_ok=True)
-            # Another process may build the same wheel: each lands whole.
-            part = folder / (made[0].name + f".{os.getpid()}.part")
-            shutil.copyfile(made[0], part)
-            os.replace(part, folder / made[0].name)
-        return folder / made[0].name
+        path = folder / lesson.grader.wheel.name()
+        if not path.is_file():
+            lesson.grader.wheel.build(folder)
+        return path
 
 
 def pythons(path):

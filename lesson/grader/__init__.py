@@ -20,4 +20,5 @@ classroom  a class's submissions: found in folders, graded side by side
 page       the plan carried out in the Exercises page (run by its judge worker)
 formats    the grading platforms' documents: Gradescope, PrairieLearn, Exercism, JUnit
 bundle     what the platforms run: Gradescope's zip, Exercism's and PrairieLearn's runners
+wheel      the lesson as a wheel, the one builder (the site's download, the Gradescope zip)
 """

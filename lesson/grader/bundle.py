@@ -6,7 +6,6 @@ run_gradescope(root)                what the zip's run_autograder runs, per subm
 run_exercism(slug, input_dir, output_dir)   Exercism's run.sh: results.json, exit 0
 run_prairielearn(root)              PrairieLearn's entrypoint: /grade/student in,
                                     /grade/results/results.json out
-wheel()                             the lesson as a wheel: (file name, bytes)
 
 Each platform gives the grader a folder: Gradescope ``/autograder``,
 PrairieLearn ``/grade``; the environment variable LESSON_AUTOGRADER_ROOT
@@ -25,18 +24,14 @@ The learner's file in a submission's folder is found as for a class folder
     ('softmax_exercise.py', None)
 """
 
-import base64
-import hashlib
-import io
 import json
 import os
 import zipfile
 
-from lesson.grader import formats
+from lesson.grader import formats, wheel
 from lesson.grader.classroom import STARTER_NAMES, find_submission
 
 ROOT_VARIABLE = "LESSON_AUTOGRADER_ROOT"
-DISTRIBUTION = "softmax-weights-lesson"
 
 # The starter allows NumPy, so the zip carries it: the newest NumPy with
 # wheels for the python3 of both of Gradescope's current Ubuntu base images.
@@ -65,7 +60,7 @@ def write_gradescope_zip(path, time_limit=None, points=None, numpy=()):
     >>> "A score out of 29," in zipfile.ZipFile(path).read("README.md").decode()
     True
     """
-    wheel_name, wheel_data = wheel()
+    wheel_name, wheel_data = wheel.name(), wheel.archive()
     options = f"time_limit={time_limit!r}, points={points or {}!r}"
     numpy_files = []
     for wheel_path in numpy:
@@ -80,7 +75,7 @@ def write_gradescope_zip(path, time_limit=None, points=None, numpy=()):
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data, mode in files:
-            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info = zipfile.ZipInfo(name, date_time=wheel.EPOCH)
             info.external_attr = (0o100000 | mode) << 16      # a regular file, its mode
             info.compress_type = (zipfile.ZIP_STORED if name.endswith(".whl")  # zipped already
                                   else zipfile.ZIP_DEFLATED)
@@ -188,51 +183,6 @@ def run_prairielearn(root=None, time_limit=None, points=None):
     return 0
 
 
-# --- The submission and the wheel -----------------------------------------------
-
-def wheel():
-    """The lesson's package (every .py file of lesson/) as a wheel: (name, bytes).
-
-    Built here with zipfile, so it needs no network and no build tools; pip
-    installs it with ``--no-index``.
-
-    >>> name, data = wheel()
-    >>> name.startswith("softmax_weights_lesson-") and name.endswith("-py3-none-any.whl")
-    True
-    >>> "lesson/grader/formats.py" in zipfile.ZipFile(io.BytesIO(data)).namelist()
-    True
-    """
-    try:
-        from importlib.metadata import PackageNotFoundError, version
-        number = version(DISTRIBUTION)
-    except PackageNotFoundError:                   # run from a clone, not installed
-        number = "0"
-    project = DISTRIBUTION.replace("-", "_")
-    info = f"{project}-{number}.dist-info"
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # lesson/
-    files = []
-    for here, folders, names in os.walk(package):
-        folders[:] = sorted(f for f in folders if f != "__pycache__")
-        for name in sorted(n for n in names if n.endswith(".py")):
-            path = os.path.join(here, name)
-            with open(path, "rb") as file:
-                arcname = os.path.relpath(path, os.path.dirname(package)).replace(os.sep, "/")
-                files.append((arcname, file.read()))
-    files += [(f"{info}/METADATA", (f"Metadata-Version: 2.1\nName: {DISTRIBUTION}\n"
-                                    f"Version: {number}\nRequires-Python: >=3.9\n").encode()),
-              (f"{info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: lesson.grader.bundle\n"
-                                b"Root-Is-Purelib: true\nTag: py3-none-any\n"),
-              (f"{info}/top_level.txt", b"lesson\n")]
-    record = [f"{name},sha256={_digest(data)},{len(data)}" for name, data in files]
-    files.append((f"{info}/RECORD", ("\n".join(record + [f"{info}/RECORD,,"]) + "\n").encode()))
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in files:
-            archive.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data,
-                             zipfile.ZIP_DEFLATED)
-    return f"{project}-{number}-py3-none-any.whl", buffer.getvalue()
-
-
 # --- Private utilities ----------------------------------------------------------
 
 def _checker():
@@ -274,10 +224,6 @@ def _write(path, document):
 def _shown(points):
     """Points as a teacher writes them: 2, not 2.0."""
     return int(points) if float(points).is_integer() else points
-
-
-def _digest(data):
-    return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
 
 
 SETUP_SH = """\

@@ -3,6 +3,8 @@
 find(paths)                       the submissions in files and class folders, and
                                   what was skipped, each with why
 find_submission(folder, names)    the learner's file in one student's folder
+snapshots(entries, paths)         read every submission now, each with the files
+                                  it may see, before any of them runs
 grade_all(entries, grade, jobs)   grade them in parallel; results in their order
 
 A class folder holds a file per student (``ann.py``), or a folder per student
@@ -14,6 +16,7 @@ one; a dangling link, an archive or any other file is skipped and named.
 import concurrent.futures
 import os
 
+from lesson.grader import process
 from lesson.grader.contract import SOURCE_KINDS
 from lesson.grader.report import printable
 
@@ -159,6 +162,34 @@ def find_submission(folder, names=STARTER_NAMES):
     shown = ", ".join(os.path.relpath(p, folder) for p in found)
     return None, (f"Your submission holds several Python files ({shown}) and none is "
                   f"named {names[0]}: name the file with your four functions {names[0]}.")
+
+
+def snapshots(entries, paths):
+    """Every submission read now, before any runs: ``process.snapshot`` for
+    each entry, with the files it may see, and the folders of ``paths`` (the
+    class's) hidden from all of them."""
+    hide = sorted({os.path.realpath(p if os.path.isdir(p) else os.path.dirname(p) or ".")
+                   for p in paths})
+    return [process.snapshot(entry.path, entry.shown_as, folder, hide, inside)
+            for entry, (folder, inside) in zip(entries, _copied_with(entries))]
+
+
+def _copied_with(entries):
+    """For each entry, (the folder copied with it, and the folders inside it?).
+
+    A student's own folder comes whole.  A file alone in its folder brings
+    the files beside it (a helper module it imports); files that share a
+    folder (a class's, a file per student) never see each other."""
+    folders = [os.path.dirname(os.path.abspath(e.path)) for e in entries]
+    out = []
+    for entry, folder in zip(entries, folders):
+        if entry.folder is not None:
+            out.append((entry.folder, True))
+        elif folders.count(folder) == 1:
+            out.append((os.path.dirname(entry.path) or ".", False))
+        else:
+            out.append((None, False))
+    return out
 
 
 def grade_all(items, grade, jobs=1, done=None):
