@@ -11,15 +11,15 @@ python -m lesson autograder ...    what Gradescope, Exercism and PrairieLearn ru
 
 import argparse
 import functools
-import json
 import math
 import os
-import shutil
 import sys
 
 from lesson import bench, example
-from lesson.grader import contract, formats, report
+from lesson.grader import contract, formats
 from lesson.grader.report import printable
+from lesson.grader import session
+from lesson.grader.session import CHECKER_FAILED
 from lesson.grader.process import MEMORY_LIMIT
 from lesson.tables import fmt_list, table_rows
 
@@ -79,213 +79,11 @@ def _starter(args):
 
 
 def _check(args):
-    """Grade each submission; print the reports (or a platform's documents); 0
-    only if every check passed (always 0 for Exercism, as its runner exits).
-
-    Every submission is read before the first one runs.  The reports come in
-    the order of the files, each printed as soon as it and those before it
-    are graded, so a teacher checking a folder sees them come.
-    """
-    from lesson.grader import classroom, process
-    form, time_limit, points = args.format, args.time_limit, formats.points(args.points)
-    if form not in formats.PER_FILE and args.output_dir is not None:
-        raise ValueError(f"--output-dir is for {', '.join(formats.PER_FILE)}; "
-                         f"--format {form} writes one document to stdout")
-    entries, skipped = classroom.find(args.paths)
-    if form in formats.PER_FILE and args.output_dir is None and len(entries) > 1:
-        raise ValueError(f"--format {form} writes one document per submission: give "
-                         f"--output-dir DIR for these {len(entries)} files")
-    if points and form not in ("gradescope", "prairielearn"):
-        raise ValueError(f"--points is for gradescope and prairielearn, not --format {form}")
-    if form == "exercism":
-        time_limit = formats.exercism_time_limit(time_limit)
-    for option, folder in (("--output-dir", args.output_dir), ("--results", args.results)):
-        _make_folder(option, folder)           # before grading: a wrong path fails at once
-    sandbox = _sandbox(args.sandbox)
-    seed = contract.new_seed() if args.seed is None else args.seed
-    several = len(entries) > 1
-    if hasattr(sys.stdout, "reconfigure"):     # a learner's output on any console
-        sys.stdout.reconfigure(errors="backslashreplace")
-    if several and sandbox == "none":
-        print(f"python -m lesson check: warning: {NO_SANDBOX}", file=sys.stderr)
-    if args.as_program:                # not when a program of its own calls main()
-        process.become_subreaper()
-    process.STOPPING.clear()           # a run stopped before (Ctrl+C, the checker's failure)
-    read = classroom.snapshots(entries, args.paths)
-
-    def grade(index):
-        entry = entries[index]
-        result = process.run(entry.path, time_limit, entry.shown_as, sandbox,
-                             args.memory_limit, seed, snapshot=read[index])
-        if entry.note:
-            result["note"] = entry.note
-        return result
-    results = []
-    facts = _run_facts(sandbox, seed, args.memory_limit, time_limit)
-    try:
-        if form == "text":
-            print(_header(sandbox, seed, args.memory_limit), end="\n\n", flush=True)
-        for result in classroom.grade_all(list(range(len(entries))), grade, args.jobs,
-                                          _saver(args.results, entries, facts)):
-            if formats.checker_failed(result):       # no grade: stop, and say why
-                process.stop_all()
-                return _checker_failed(form, result, time_limit, points, facts)
-            results.append(result)
-            if form == "text":
-                _print_report(result, time_limit, several)
-        _print_documents(form, results, skipped, entries, args.output_dir, facts, points)
-        sys.stdout.flush()
-    except KeyboardInterrupt:
-        process.stop_all()
-        print("python -m lesson check: stopped (Ctrl+C) before every file was checked",
-              file=sys.stderr)
-        return 130
-    except BrokenPipeError:                    # e.g. piped into `head`: stop quietly
-        process.stop_all()
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
-    finally:
-        process.reap_all()
-    if form == "exercism":
-        return 0
-    return 0 if all(r["failed"] == 0 for r in results) else 1
-
-
-def _print_documents(form, results, skipped, entries, output_dir, facts, points):
-    """After the grading: the format's document(s), or the teacher's table."""
-    time_limit = facts["time_limit"]
-    if form == "json":
-        files = [{k: v for k, v in r.items() if k != "load"} for r in results]
-        print(json.dumps(dict(facts, files=files, skipped=_skipped(skipped)),
-                         indent=1, allow_nan=False))
-    elif form == "junit":
-        print(formats.junit(results, time_limit))
-    elif form in formats.PER_FILE:
-        documents = [_document(form, r, time_limit, points) for r in results]
-        if output_dir is None:
-            print(documents[0])
-        else:
-            _write_documents(output_dir, entries, documents)
-            print("\n".join(_summary(results, skipped)))
-    elif len(entries) > 1 or skipped:
-        print("\n".join(_summary(results, skipped)))
-
-
-CHECKER_FAILED = 3      # the exit code when the checker itself failed: no grade was given
-
-
-def _checker_failed(form, result, time_limit, points, facts):
-    """The checker failed on a file (its sandbox did not start, say): one line
-    on stderr, the grader's error in a platform's document, and exit 3."""
-    print(f"python -m lesson check: error: {result['problem']}", file=sys.stderr)
-    if form == "json":
-        print(json.dumps(dict(facts, error=result["problem"], files=[], skipped=[]),
-                         indent=1, allow_nan=False))
-    elif form == "junit":
-        print(formats.junit([result], time_limit))
-    elif form in formats.PER_FILE:
-        print(_document(form, result, time_limit, points))
-    return CHECKER_FAILED
-
-
-def _make_folder(option, folder):
-    """--output-dir or --results DIR: made now, or a usage error in one line."""
-    if folder is None:
-        return
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except FileExistsError:
-        raise ValueError(f"{option} {printable(folder)}: that is a file, not a folder") from None
-    except OSError as error:
-        raise ValueError(f"{option} {printable(folder)}: {error.strerror}") from None
-
-
-NO_SANDBOX = ("bubblewrap (bwrap) is not in use, so these submissions run with your "
-              "rights: a hostile one can read or change your files, or stop the checker. "
-              "Install bubblewrap (Debian, Ubuntu: apt-get install bubblewrap) to "
-              "sandbox each one, or grade on a platform (see --help).")
-
-
-def _sandbox(wanted):
-    """"bwrap" or "none", for --sandbox (required), --no-sandbox, or neither."""
-    from lesson.grader import process
-    if wanted is False:
-        return "none"
-    found = process.default_sandbox()
-    if wanted is True and found != "bwrap":
-        raise ValueError("--sandbox needs bubblewrap (bwrap), which is not installed "
-                         "(Debian, Ubuntu: apt-get install bubblewrap)")
-    return found
-
-
-def _header(sandbox, seed, memory_limit):
-    mode = ("each submission sandboxed with bubblewrap" if sandbox == "bwrap" else
-            "no sandbox: each submission runs with your rights")
-    return (f"lesson 4's checker: {mode}, in at most {memory_limit} MiB; seed {seed} "
-            f"(--seed {seed} asks the same inputs again)")
-
-
-def _run_facts(sandbox, seed, memory_limit, time_limit):
-    return {"checker": "lesson 4", "time_limit": time_limit, "sandbox": sandbox,
-            "seed": seed, "memory_limit_mib": memory_limit}
-
-
-def _skipped(skipped):
-    return [{"file": name, "why": why} for name, why in skipped]
-
-
-def _summary(results, skipped):
-    """The teacher's table, with each file's name made printable (only here)."""
-    lines = report.summary_lines([dict(r, file=printable(r["file"])) for r in results])
-    notes = [f"Note: {r['note']}" for r in results if r.get("note")]
-    skips = [f"Skipped {printable(name)}: {why}" for name, why in skipped]
-    return (notes + skips + [""] if notes or skips else []) + lines
-
-
-def _saver(folder, entries, facts):
-    """--results DIR: each file's JSON written as soon as it is graded (a file
-    the checker failed on has no grade, and none is written)."""
-    if folder is None:
-        return None
-    from lesson.grader import classroom
-    names = classroom.document_names(entries)
-
-    def save(index, result):
-        if formats.checker_failed(result):
-            return
-        entry = {k: v for k, v in result.items() if k != "load"}
-        path = os.path.join(folder, names[index])
-        with open(path + ".part", "w", encoding="utf-8") as file:
-            json.dump(dict(facts, file=entry), file, indent=1, allow_nan=False)
-        os.replace(path + ".part", path)
-    return save
-
-
-def _document(form, result, time_limit, points):
-    if form == "exercism":
-        return formats.exercism(result, time_limit)
-    return getattr(formats, form)(result, points, time_limit)
-
-
-def _write_documents(folder, entries, documents):
-    """One document per submission into folder, named after it; say where."""
-    from lesson.grader import classroom
-    for name, document in zip(classroom.document_names(entries), documents):
-        with open(os.path.join(folder, name), "w", encoding="utf-8") as file:
-            file.write(document + "\n")
-        print(f"wrote {printable(os.path.join(folder, name))}")
-    print()
-
-
-def _print_report(result, time_limit, several):
-    """One file's report, wrapped to a terminal; with several, it names the file
-    on its closing line, and a gap follows."""
-    records = report.records(result, time_limit, named=several)
-    if sys.stdout.isatty():
-        lines = report.wrapped(records, max(shutil.get_terminal_size().columns - 1, 40))
-    else:
-        lines = report.text_lines(records)
-    print("\n".join(lines + (["", ""] if several else [])), flush=True)
+    return session.check(args.paths, args.format, time_limit=args.time_limit,
+                         memory_limit=args.memory_limit, jobs=args.jobs, seed=args.seed,
+                         sandbox=args.sandbox, points=args.points,
+                         output_dir=args.output_dir, results=args.results,
+                         as_program=args.as_program)
 
 
 def _time_limit(text):

@@ -16,7 +16,8 @@ report     the report as records (verdicts, the learner's lines, links), every
 links      where the site teaches each function, and its solution
 process    the plan carried out with worker processes (and bubblewrap's
            sandbox), for the terminal
-classroom  a class's submissions: found in folders, graded side by side
+classroom  a class's submissions: found in folders, read at once, graded side by side
+session    one run of `check`: the files graded, and what its format prints
 page       the plan carried out in the Exercises page (run by its judge worker)
 formats    the grading platforms' documents: Gradescope, PrairieLearn, Exercism, JUnit
 bundle     what the platforms run: Gradescope's zip, Exercism's and PrairieLearn's runners

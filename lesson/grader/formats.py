@@ -54,7 +54,6 @@ no tests, saying the grader failed, not the student; PrairieLearn
 
 import json
 import math
-import re
 from xml.sax.saxutils import escape, quoteattr
 
 from lesson.grader import report

@@ -47,9 +47,9 @@ def installed():
     for dist in sorted(found, key=lambda dist: dist.read_text("METADATA") is None):
         if _core_metadata(dist) is not None:    # a .dist-info first, else a source
             return dist                         # tree's .egg-info (its PKG-INFO)
-    raise ValueError(f"the lesson is not installed, so its wheel has no metadata: "
-                     f"install it first (pip install -e . in its repository, or "
-                     f"pip install the wheel its site offers)")
+    raise ValueError("the lesson is not installed, so its wheel has no metadata: "
+                     "install it first (pip install -e . in its repository, or "
+                     "pip install the wheel its site offers)")
 
 
 def info_folder():
