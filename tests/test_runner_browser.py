@@ -18,11 +18,9 @@ import functools
 import gzip
 import http.server
 import json
-import os
 import pathlib
 import re
 import shutil
-import concurrent.futures
 import subprocess
 import sys
 import threading
@@ -31,7 +29,7 @@ import time
 import pytest
 
 from lesson.grader import contract as exercise
-from conftest import mkdocs_build
+from conftest import mkdocs_build, skip_or_fail
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 from conftest import SAMPLES      # tests/learner_corpus and the site's samples
@@ -48,13 +46,6 @@ TIME_LIMIT = 0.5
 PATCHES_EXP = ("import math\n"
                "math.exp = lambda v: 1.0       # 'faster': every exponential is 1\n\n"
                + (SAMPLES / "correct_lists.py").read_text())
-
-
-def missing_runtime(reason):
-    """No Pyodide in the build: skip on a learner's machine, fail in CI."""
-    if os.environ.get("CI"):
-        pytest.fail(f"CI must run the in-page Python tests: {reason}")
-    pytest.skip(reason)
 
 
 # --- Serving a built site from 127.0.0.1 ----------------------------------------
@@ -136,26 +127,19 @@ def build_without_runtime(folder):
     return mkdocs_build(copy, built), built
 
 
-@pytest.fixture(scope="module", autouse=True)
-def built_without_runtime(request, tmp_path_factory):
-    """The site as built without `npm ci`, started in a thread as this file's tests start.
+@pytest.fixture
+def built_without_runtime(tmp_path):
+    """The site as built without `npm ci`: (the build's result, the site).
 
-    The build is seconds of CPU; started first, it runs while Python starts in
-    the shared page, instead of after. Its test waits for it (.result()). It is
-    started only if that test was selected.
-    """
-    wanted = "test_built_without_npm_ci_the_site_builds_and_the_editor_says_so"
-    if not any(item.name == wanted for item in request.session.items):
-        yield None
-        return
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        yield pool.submit(build_without_runtime, tmp_path_factory.mktemp("without_runtime"))
+    Its one test needs no Python in the page, so it runs on any pytest-xdist
+    worker (tests/conftest.py), beside the tests of the shared page."""
+    return build_without_runtime(tmp_path)
 
 
 @pytest.fixture(scope="module")
 def site(built_site):
     if not (built_site / "assets" / "runner" / "pyodide" / "pyodide.asm.wasm").exists():
-        missing_runtime("the site was built without Pyodide: run `npm ci` first")
+        skip_or_fail("the site was built without Pyodide: run `npm ci` first")
     return built_site
 
 
@@ -606,7 +590,7 @@ def test_when_python_cannot_start_the_page_says_so_within_seconds(browser, site,
 
 def test_built_without_npm_ci_the_site_builds_and_the_editor_says_so(browser, serve,
                                                                     built_without_runtime):
-    result, built = built_without_runtime.result(timeout=300)
+    result, built = built_without_runtime
     assert result.returncode == 0, result.stdout + result.stderr
     assert not (built / "assets" / "runner" / "pyodide").exists()
     view = View(browser, serve(built) + "exercises.html")
