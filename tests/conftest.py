@@ -20,6 +20,7 @@ except ImportError:
 
 import pytest
 from hypothesis import HealthCheck, settings
+from xdist.scheduler import LoadScopeScheduling
 
 from lesson_docs import checker_output
 from page_states import DESKTOP, measure_page
@@ -31,24 +32,36 @@ settings.register_profile("lesson", derandomize=True, database=None, deadline=No
 settings.load_profile("lesson")
 
 
-# How pytest-xdist shares the tests out (--dist loadgroup, -n auto).  Tests
-# that share one costly fixture made per worker run on one worker: they carry
-# the mark xdist_group(<name>).  That is every test of a file in WHOLE_FILES
-# (a class graded once, a venv with the autograder, the learner corpus's runs)
-# and every test that uses a fixture in ONE_WORKER_FIXTURES (the Exercises
-# page where Python has started).  Every other test goes to whichever worker
-# is free, so the browser tests that read the shared page states, and the
-# site's checks, spread over every worker.  Workers take the groups first,
-# the costliest first, then the single tests, the costliest files' first.
-# The order is each file's total time in `pytest --durations=0` (2026-12-02,
-# 2 cores); look again when a file grows.
-WHOLE_FILES = ["test_learner_corpus.py", "test_exercise.py", "test_hostile_class.py",
-               "test_formats.py", "test_bundle.py", "test_mistakes.py", "test_precision.py"]
-ONE_WORKER_FIXTURES = {"runner": "pyodide_page"}        # fixture: its group
-COSTLIEST_FIRST = ["test_runner_browser.py"] + WHOLE_FILES + [
+# How pytest-xdist shares the tests out (-n auto).  A file whose tests share
+# one costly fixture made per worker (a page where Python has started, a class
+# graded once, the autograder's venv, the learner corpus's runs) runs whole on
+# one worker: WHOLE_FILES.  Every other test goes to whichever worker is free,
+# so the browser tests that read the shared page states, and the site's
+# checks, spread over every worker.  Workers take the costliest whole files
+# first, then the single tests, the costliest files' first.  The order is each
+# file's total time in `pytest --durations=0` (2026-12-02, 2 cores); look
+# again when a file grows.
+WHOLE_FILES = ["test_runner_browser.py", "test_learner_corpus.py", "test_exercise.py",
+               "test_hostile_class.py", "test_formats.py", "test_bundle.py",
+               "test_mistakes.py", "test_precision.py"]
+COSTLIEST_FIRST = WHOLE_FILES + [
     "test_browser.py", "test_quiz.py", "test_accessibility.py", "test_widget.py",
     "test_download.py", "test_site.py", "test_widget_layout.py", "test_process.py",
     "test_classroom.py"]
+
+
+class WholeFiles(LoadScopeScheduling):
+    """pytest-xdist's loadscope, where a scope is a file of WHOLE_FILES or a
+    single test.  (pytest-xdist's own loadgroup cannot group under pytest 9:
+    it renames nodes through an attribute pytest no longer reads.)"""
+
+    def _split_scope(self, nodeid):
+        path = nodeid.split("::", 1)[0]
+        return path if os.path.basename(path) in WHOLE_FILES else nodeid
+
+
+def pytest_xdist_make_scheduler(config, log):
+    return WholeFiles(config, log)
 
 
 def pytest_xdist_auto_num_workers(config):
@@ -58,19 +71,12 @@ def pytest_xdist_auto_num_workers(config):
     return (os.cpu_count() or 1) + 1
 
 
-@pytest.hookimpl(tryfirst=True)         # before pytest-xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
     """Mark every test that uses the browser fixture (through open_page too)
-    ``browser``; group the tests that must share a worker; costliest first."""
+    ``browser``; put the costliest first."""
     for item in items:
-        fixtures = getattr(item, "fixturenames", ())
-        if "browser" in fixtures:
+        if "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
-        groups = [ONE_WORKER_FIXTURES[f] for f in fixtures if f in ONE_WORKER_FIXTURES]
-        if item.path.name in WHOLE_FILES:
-            groups.append(item.path.stem)
-        if groups:
-            item.add_marker(pytest.mark.xdist_group(groups[0]))
     rank = {name: place for place, name in enumerate(COSTLIEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))     # stable
 

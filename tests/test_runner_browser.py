@@ -127,13 +127,20 @@ def build_without_runtime(folder):
     return mkdocs_build(copy, built), built
 
 
-@pytest.fixture
-def built_without_runtime(tmp_path):
-    """The site as built without `npm ci`: (the build's result, the site).
+@pytest.fixture(scope="module", autouse=True)
+def built_without_runtime(request, tmp_path_factory):
+    """The site as built without `npm ci`, started in a thread as this file's tests start.
 
-    Its one test needs no Python in the page, so it runs on any pytest-xdist
-    worker (tests/conftest.py), beside the tests of the shared page."""
-    return build_without_runtime(tmp_path)
+    The build is seconds of CPU; started first, it runs while Python starts in
+    the shared page, instead of after. Its test waits for it (.result()). It is
+    started only if that test was selected.
+    """
+    wanted = "test_built_without_npm_ci_the_site_builds_and_the_editor_says_so"
+    if not any(item.name == wanted for item in request.session.items):
+        yield None
+        return
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        yield pool.submit(build_without_runtime, tmp_path_factory.mktemp("without_runtime"))
 
 
 @pytest.fixture(scope="module")
@@ -593,7 +600,7 @@ def test_when_python_cannot_start_the_page_says_so_within_seconds(browser, site,
 
 def test_built_without_npm_ci_the_site_builds_and_the_editor_says_so(browser, serve,
                                                                     built_without_runtime):
-    result, built = built_without_runtime
+    result, built = built_without_runtime.result(timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     assert not (built / "assets" / "runner" / "pyodide").exists()
     view = View(browser, serve(built) + "exercises.html")
