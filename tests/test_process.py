@@ -103,22 +103,19 @@ def test_modules_in_the_learners_folder_shadow_nothing(tmp_path):
 def test_ctrl_c_stops_the_checker_and_everything_the_learner_started(tmp_path):
     """Ctrl+C while a learner's helpers run: exit 130, one line, nothing left running.
 
-    The file is starts_processes.py with an entropy() that sleeps.  Its
-    helpers start as it loads; then two of its functions hang, for 5 s each
-    at this limit, so the checker is surely still at work when the signal
-    comes, however busy the machine (at the default 2 s, a machine at load 25
-    let it finish first).  The checker stops at the end of the step it is in.
+    The file is starts_processes.py with an entropy() that sleeps, so the
+    checker is surely still at work when the signal comes.
     """
     learner = tmp_path / "starts_processes.py"
     mark = f"{MARK}-ctrl-c-{uuid.uuid4().hex}"
     learner.write_text((SAMPLES / "starts_processes.py").read_text().replace(MARK, mark)
                        + "\n\ndef entropy(w):\n    import time\n    time.sleep(60)\n")
     checker = subprocess.Popen(
-        [sys.executable, "-m", "lesson", "check", "--time-limit", "5", str(learner)],
+        [sys.executable, "-m", "lesson", "check", str(learner)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    deadline = time.monotonic() + 60
-    while len(leftovers(mark)) < 2 and checker.poll() is None and time.monotonic() < deadline:
+    deadline = time.monotonic() + 20
+    while len(leftovers(mark)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)                                   # its helpers are running
     running = checker.poll() is None
     checker.send_signal(signal.SIGINT)
