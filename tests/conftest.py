@@ -61,6 +61,7 @@ class WholeFiles(LoadScopeScheduling):
 
 
 def pytest_xdist_make_scheduler(config, log):
+    """Under -n, share the tests out as WholeFiles does, whatever --dist says."""
     return WholeFiles(config, log)
 
 
