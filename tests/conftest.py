@@ -20,6 +20,7 @@ except ImportError:
 
 import pytest
 from hypothesis import HealthCheck, settings
+from xdist.scheduler import LoadScopeScheduling
 
 from lesson_docs import checker_output
 from page_states import DESKTOP, measure_page
@@ -31,14 +32,38 @@ settings.register_profile("lesson", derandomize=True, database=None, deadline=No
 settings.load_profile("lesson")
 
 
-# The files that take longest run first: under pytest-xdist (-n auto --dist
-# loadfile) each worker takes whole files in this order, so the long ones
-# start at once and the short ones fill in around them.  The order is the
-# files' total time in `pytest --durations=0` (2026-12-01, 2 cores); look
+# How pytest-xdist shares the tests out (-n auto).  A file whose tests share
+# one costly fixture made per worker (a page where Python has started, a class
+# graded once, the autograder's venv, the learner corpus's runs) runs whole on
+# one worker: WHOLE_FILES.  Every other test goes to whichever worker is free,
+# so the browser tests that read the shared page states, and the site's
+# checks, spread over every worker.  Workers take the costliest whole files
+# first, then the single tests, the costliest files' first.  The order is each
+# file's total time in `pytest --durations=0` (2026-12-02, 2 cores); look
 # again when a file grows.
-LONGEST_FIRST = ["test_runner_browser.py", "test_browser.py", "test_quiz.py",
-                 "test_accessibility.py", "test_layouts.py", "test_exercise.py", "test_bundle.py",
-                 "test_site.py", "test_widget.py"]
+WHOLE_FILES = ["test_runner_browser.py", "test_learner_corpus.py", "test_exercise.py",
+               "test_hostile_class.py", "test_formats.py", "test_bundle.py",
+               "test_mistakes.py", "test_precision.py", "test_layouts.py",
+               "test_report_agreement.py", "test_explorer.py", "test_teacher_paths.py"]
+COSTLIEST_FIRST = WHOLE_FILES + [
+    "test_browser.py", "test_quiz.py", "test_accessibility.py", "test_widget.py",
+    "test_download.py", "test_site.py", "test_widget_layout.py", "test_process.py",
+    "test_classroom.py"]
+
+
+class WholeFiles(LoadScopeScheduling):
+    """pytest-xdist's loadscope, where a scope is a file of WHOLE_FILES or a
+    single test.  (pytest-xdist's own loadgroup cannot group under pytest 9:
+    it renames nodes through an attribute pytest no longer reads.)"""
+
+    def _split_scope(self, nodeid):
+        path = nodeid.split("::", 1)[0]
+        return path if os.path.basename(path) in WHOLE_FILES else nodeid
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """Under -n, share the tests out as WholeFiles does, whatever --dist says."""
+    return WholeFiles(config, log)
 
 
 def pytest_xdist_auto_num_workers(config):
@@ -49,13 +74,14 @@ def pytest_xdist_auto_num_workers(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Mark every test that uses the browser fixture (through open_page too);
-    put the longest files first."""
+    """Mark every test that uses the browser fixture (through open_page too)
+    ``browser``; put the costliest first."""
     for item in items:
         if "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
-    rank = {name: place for place, name in enumerate(LONGEST_FIRST)}
+    rank = {name: place for place, name in enumerate(COSTLIEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))     # stable
+
 
 # Learners' files: graded by the checker, never imported by pytest (some have
 # syntax errors, never finish loading, call input(), exit or fork).
@@ -145,9 +171,11 @@ def chromium_path():
 
 
 def skip_or_fail(reason):
-    """Skip where a learner has no browser; in CI a skipped browser test is a failure."""
+    """Skip where a learner lacks a tool (Chromium, Pyodide, Zensical); in CI,
+    where every tool is installed, such a skip is a failure.  The tests' one
+    skip-or-fail."""
     if os.environ.get("CI"):
-        pytest.fail(f"CI must run the browser tests: {reason}")
+        pytest.fail(f"CI must run every test: {reason}")
     pytest.skip(reason)
 
 
@@ -235,14 +263,14 @@ def open_page(browser, contexts, built_site):
         page.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def untouched(contexts, built_site):
-    """Pages that a test file only reads: each (page, scheme, width) opened once for the file.
+    """Pages that tests only read: each (page, scheme, width) opened once per worker.
 
     A page load costs Material's bundle again, and many checks only read the state
-    a page starts in or call its pure functions. They share one load here. No
-    test may click, type, focus or scroll these pages; a test that changes
-    anything opens its own page with open_page.
+    a page starts in or call its pure functions. They share one load here, across
+    files. No test may click, type, focus or scroll these pages; a test that
+    changes anything opens its own page with open_page.
     """
     opened = {}
 

@@ -9,8 +9,8 @@ So when the command has ended, whatever is still running is a leftover,
 whatever it did to hide.  REPORT gets a JSON list of [pid, command line]
 of the leftovers, which are then killed.  The exit code is the command's.
 
-The tests' one scanner of processes: test_learner_corpus.py and
-test_exercise.py run the checker through it.
+The tests' one scanner of processes: tests/corpus.py runs the checker
+through it, for every test that runs ``python -m lesson check``.
 """
 
 import ctypes

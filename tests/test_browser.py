@@ -119,6 +119,7 @@ def test_copy_button_copies_the_code_as_written(inspected, name, width):
     """The copy button on every code block copies its lines exactly: no line
     doubled, added or lost, whatever the page's layout does to wrap them."""
     blocks = inspected(name, width=width)["copied"]
+    assert blocks, f"{name}: no code block with a copy button was found"     # every page has some
     for block in blocks:
         assert block["copied"] is not None, f"no copy happened for {block['text'][:40]!r}"
         assert block["copied"] == block["text"].rstrip(), \

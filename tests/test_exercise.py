@@ -10,34 +10,20 @@ the JSON results and reports, not re-parse them line by line.
 import concurrent.futures
 import json
 import math
-import os
-import pathlib
-import shutil
-import signal
 import subprocess
 import sys
-import time
-import uuid
 
 import pytest
 
-from corpus import check
-from reaper import processes
+from corpus import check, leftovers
 
 import lesson
-from lesson.grader import contract, harness, judge, process, report
+from lesson.grader import contract, harness, judge
 from lesson.cli import main
 
 from conftest import SAMPLES      # tests/learner_corpus and the site's samples
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-MARK = "lesson-test-mark-starts-processes"    # on the command line of every process it starts
 FAST = "0.5"                                  # seconds per check in the tests that hang
 HANG = "0.2"                                  # per check where every check hangs: nothing can time out by accident
-
-
-def leftovers(mark=MARK):
-    """Processes still running with this marker on their command line."""
-    return [pid for pid, command in processes() if mark in command]
 
 
 # Each case: a sample and the options it is checked with.  Files that hang get
@@ -50,8 +36,11 @@ CASES = {
     "prints_everywhere": [], "dataclass_and_pool": [], "nan_when_masked": [],
     "notes.txt": [], "notebook.ipynb": [], "writes_to_every_fd": [],
     "never_returns": ["--time-limit", FAST], "loops_at_import": ["--time-limit", FAST],
-    "starts_processes": ["--time-limit", FAST], "four_never_return": ["--time-limit", HANG],
+    "starts_processes": [], "four_never_return": ["--time-limit", HANG],
 }
+# starts_processes.py at the default limit: its multiprocessing.Pool must start
+# within one check's time even on a busy machine (at 0.5 s it sometimes did
+# not), and its one hang sleeps rather than spins.
 # Checked for the report only: a loop at the top level spins until the 5 s
 # floor of the load limit.  Its JSON result is the corpus's hang_top_level_loop.
 REPORT_ONLY = {"loops_at_import"}
@@ -144,111 +133,13 @@ def test_a_value_error_subclass_is_a_value_error():
     assert judge.judge(raises, call_check(softmax, raises))[0]
 
 
-def test_a_call_gets_a_copy_of_the_input():
-    first = contract.CHECKS[0]
-
-    def softmax(x, axis=-1):
-        x[0] = 99.0                                   # the learner changes its input
-        return [0.67, 0.33]
-    outcome = call_check(softmax, first)
-    assert first.args[0][0] == 0.7071 and outcome == {"value": [0.67, 0.33]}
-
-
-def test_notebook_source_skips_ipython_syntax_and_keeps_cell_numbers():
-    cells = harness.notebook_source((SAMPLES / "notebook.ipynb").read_text())
-    assert [number for number, _ in cells] == [2, 4, 5, 6]     # 3 is a %%time cell
-    assert cells[0][1].splitlines() == ["pass", "pass", "import math"]
-
-
-# --- Paths, folders, shadowing, options ------------------------------------------
-
-def test_any_path_a_shell_accepts(tmp_path):
-    correct = (SAMPLES / "correct_lists.py").read_bytes()
-    names = ["sub/softmax_exercise.py", "with space/my file.py", "ünïcode/lösung.py"]
-    for name in names:
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_bytes(correct)
-    (tmp_path / "elsewhere").mkdir()
-    with open(os.path.join(os.fsencode(tmp_path), b"latin1-\xe9.py"), "wb") as file:
-        file.write(correct)                                # a name that is not UTF-8
-    paths = names + [str(tmp_path / names[0]), "elsewhere/../sub/softmax_exercise.py"]
-    code, out, err, _ = check(*paths, cwd=tmp_path)
-    assert code == 0 and err == "", out
-    assert out.splitlines()[-1] == f"{len(paths) * len(contract.CHECKS)} passed, 0 failed"
-    result = subprocess.run([sys.executable, "-m", "lesson", "check", "--json",
-                             b"../latin1-\xe9.py"], cwd=tmp_path / "elsewhere",
-                            capture_output=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    entry = json.loads(result.stdout)["files"][0]
-    assert result.returncode == 0 and entry["passed"] == len(contract.CHECKS)
-    assert os.fsencode(entry["file"]) == b"../latin1-\xe9.py"   # exactly (JSON escapes it)
-
-
-def test_a_folder_gets_a_report_per_file_and_a_summary_table(tmp_path):
-    shutil.copy(SAMPLES / "correct_lists.py", tmp_path / "alice.py")
-    shutil.copy(SAMPLES / "forgot_max.py", tmp_path / "bob.py")
-    (tmp_path / "notes.md").write_text("not a submission")
-    code, out, _, _ = check(str(tmp_path))
-    lines = out.splitlines()
-    header = next(i for i, line in enumerate(lines) if line.startswith("file "))
-    assert header > 0 and lines[header].split() == ["file", "passed", "failed", "first",
-                                                    "failing", "check"]
-    assert lines[header + 1].split()[1:] == ["20", "0"]
-    assert lines[header + 2].split()[1:] == ["17", "3", "softmax:", "large", "scores"]
-    assert lines[-1] == "37 passed, 3 failed" and code == 1
-    assert out.count("Checking ") == 2
-    assert f"Skipped {tmp_path}/notes.md: not a .py file or a Jupyter notebook" in out
-
-
-def test_modules_in_the_learners_folder_shadow_nothing(tmp_path):
-    shutil.copy(SAMPLES / "correct_lists.py", tmp_path / "softmax_exercise.py")
-    for name in ("json", "numbers", "token", "queue", "select", "lesson"):
-        (tmp_path / f"{name}.py").write_text("raise SystemExit('shadowed: ' + __name__)\n")
-    (tmp_path / "helpers.py").write_text("SCALE = 1.0\n")
-    (tmp_path / "softmax_exercise.py").write_text(
-        "import helpers\n" + (tmp_path / "softmax_exercise.py").read_text())
-    (tmp_path / "lesson.py").unlink()       # `python -m lesson` in its folder would run it
-    code, out, err, _ = check("softmax_exercise.py", cwd=tmp_path)
-    assert code == 0 and "shadowed" not in out + err, out + err
-    (tmp_path / "lesson.py").write_text("raise SystemExit('shadowed: lesson')\n")
-    code, out, err, _ = check(f"{tmp_path.name}/softmax_exercise.py", cwd=tmp_path.parent)
-    assert code == 0 and "shadowed" not in out + err, out + err
-    shutil.copy(SAMPLES / "correct_lists.py", tmp_path / "json.py")   # a learner's file named json.py
-    code, out, _, _ = check(f"{tmp_path.name}/json.py", cwd=tmp_path.parent)
-    assert code == 0, out
-
+# --- Options ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("limit", ["inf", "0", "-1", "nan", "abc"])
 def test_a_bad_time_limit_is_a_one_line_usage_error(limit):
     code, out, err, _ = check("--time-limit", limit, str(SAMPLES / "correct_lists.py"))
     assert code == 2 and out == "" and len(err.splitlines()) == 1
     assert err.startswith("python -m lesson check: error: argument --time-limit")
-
-
-def test_ctrl_c_stops_the_checker_and_everything_the_learner_started(tmp_path):
-    """Ctrl+C while a learner's helpers run: exit 130, one line, nothing left running.
-
-    The file is starts_processes.py with an entropy() that sleeps, so the
-    checker is surely still at work when the signal comes.
-    """
-    learner = tmp_path / "starts_processes.py"
-    mark = f"{MARK}-ctrl-c-{uuid.uuid4().hex}"
-    learner.write_text((SAMPLES / "starts_processes.py").read_text().replace(MARK, mark)
-                       + "\n\ndef entropy(w):\n    import time\n    time.sleep(60)\n")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "lesson", "check", str(learner)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    deadline = time.monotonic() + 20
-    while len(leftovers(mark)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)                                   # its helpers are running
-    running = process.poll() is None
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=30)
-    assert running, f"the checker ended before Ctrl+C: {out.decode()[-1500:]}{err.decode()[-800:]}"
-    assert process.returncode == 130, (process.returncode, out.decode()[-1500:], err.decode()[-800:])
-    assert err.decode().strip() == ("python -m lesson check: stopped (Ctrl+C) before "
-                                    "every file was checked")
-    assert leftovers(mark) == []
 
 
 def test_help_documents_batch_mode_and_json():
@@ -261,17 +152,6 @@ def test_help_documents_batch_mode_and_json():
 def test_check_of_a_missing_file_is_one_line(capsys):
     assert main(["check", "no/such/file.py"]) == 2
     assert capsys.readouterr().err.strip() == "python -m lesson check: error: no file no/such/file.py"
-
-
-def test_runner_results_are_structured(tmp_path):
-    path = tmp_path / "softmax_exercise.py"
-    contract.write_starter(str(path))
-    result = process.run(str(path))
-    assert result["problem"] is None and result["passed"] == 0
-    assert {r["message"] for r in result["checks"]} == {
-        f"not done yet: {f}() returns None" for f in contract.FUNCTIONS}
-    lines = report.text_lines(report.records(result))
-    assert lines[-1] == f"0 passed, {len(contract.CHECKS)} failed"
 
 
 # --- Starter ------------------------------------------------------------------------

@@ -13,8 +13,6 @@ import json
 import os
 import pathlib
 import re
-import subprocess
-import sys
 
 import junitparser
 import pytest
@@ -24,6 +22,7 @@ from lesson.cli import main
 from lesson.grader import formats
 
 from conftest import SAMPLES      # tests/learner_corpus and the site's samples
+from corpus import check         # python -m lesson check, as a teacher runs it
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FAST = 0.5                     # seconds per check for the files that hang
 
@@ -398,12 +397,6 @@ def test_document_names_tell_every_submission_apart():
 
 
 # --- Through the command line ------------------------------------------------------
-
-def check(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "lesson", "check", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=120,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
-
 
 def test_json_is_an_alias_of_format_json():
     old, new = (check(*flag, "--seed", "5", str(SAMPLES / "forgot_max.py"))

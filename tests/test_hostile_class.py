@@ -45,28 +45,22 @@ subreaper, kills what they leave, and cleans up.  So:
 """
 
 import hashlib
-import json
 import os
 import pathlib
 import shutil
-import signal
 import site
-import subprocess
-import sys
 import sysconfig
 import tempfile
 import threading
-import time
 
 import pytest
 
 from lesson.grader import contract, process
+from corpus import ROOT, Run
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "hostile_class"
-REAPER = ROOT / "tests" / "reaper.py"
 SEED = 4242
-TIME_LIMIT = "2"          # the default: no case hangs, and a loaded machine must not time out a classmate
+TIME_LIMIT = 2            # the default: no case hangs, and a loaded machine must not time out a classmate
 HARD_CAP = 120              # seconds before a checker run counts as stopped
 HOSTILE = sorted(p.stem for p in CORPUS.glob("*.py"))
 BWRAP_ONLY = {"forge_proc_stdout", "harm_pth", "harm_grader_append", "harm_kill_checker",
@@ -146,50 +140,28 @@ def _left_on_disk():
     return found
 
 
-class Run:
-    """One checker run over a class folder, under tests/reaper.py."""
+class ClassRun(Run):
+    """One checker run over a class folder (the harness's Run, under
+    tests/reaper.py), with the folder as it was before and after."""
 
     def __init__(self, root, mode, group):
         self.mode, self.group = mode, group
-        self.folder = root / f"{mode}-{group}" / "class"
+        folder = root / f"{mode}-{group}" / "class"
         self.outside = root / "outside"         # the same for every run: its notes agree
         self.tmp = root / f"{mode}-{group}" / "tmp"
         self.tmp.mkdir(parents=True)
         self.hostile = _hostile_in(mode, group)
-        _build(self.folder, self.outside, self.hostile)
-        self.before = tree(self.folder), tree(self.outside)
-        self.left = root / f"{mode}-{group}" / "left.json"
+        _build(folder, self.outside, self.hostile)
+        self.before = tree(folder), tree(self.outside)
+        flag = "--sandbox" if mode == "bwrap" else "--no-sandbox"
+        super().__init__(f"{mode}-{group}", ["."], folder, TIME_LIMIT,
+                         options=[flag, "--seed", str(SEED)], env={"TMPDIR": str(self.tmp)},
+                         hard_cap=HARD_CAP)
 
     def __call__(self):
-        flag = "--sandbox" if self.mode == "bwrap" else "--no-sandbox"
-        env = dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(self.tmp),
-                   PYTHONDONTWRITEBYTECODE="1")
-        command = [sys.executable, str(REAPER), str(self.left), "--", sys.executable, "-m",
-                   "lesson", "check", flag, "--json", "--seed", str(SEED),
-                   "--time-limit", TIME_LIMIT, "."]
-        start = time.monotonic()
-        child = subprocess.Popen(command, cwd=self.folder, env=env, stdin=subprocess.DEVNULL,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                 start_new_session=True)
-        try:
-            out, err = child.communicate(timeout=HARD_CAP)
-            self.capped = False
-        except subprocess.TimeoutExpired:     # stopped: SIGSTOP reached it, say
-            os.killpg(child.pid, signal.SIGKILL)
-            out, err = child.communicate()
-            self.capped = True
-        self.seconds = time.monotonic() - start
-        self.code, self.stdout, self.stderr = child.returncode, out.decode(), err.decode()
-        try:
-            self.survivors = json.loads(self.left.read_text())
-        except (OSError, ValueError):
-            self.survivors = ["the reaper wrote no report: was it killed?"]
-        try:
-            self.report = json.loads(self.stdout)
-        except ValueError:
-            self.report = None
+        super().__call__()              # stopped at HARD_CAP: SIGSTOP reached it, say
         self.files = {f["file"]: f for f in (self.report or {}).get("files", [])}
-        self.after = tree(self.folder), tree(self.outside)
+        self.after = tree(self.cwd), tree(self.outside)
         self.tmp_left = sorted(os.listdir(self.tmp))
         return self
 
@@ -210,7 +182,7 @@ class _Runs:
             shutil.copy(CORPUS / "classmates" / "outside_fay.py", self.root / "outside" / "fay.py")
             groups = [("bwrap", "class"), ("bwrap", "alone")] if HAS_BWRAP else []
             groups += [("none", "class"), ("none", "harms_folder"), ("none", "alone")]
-            self.runs = {key: Run(self.root, *key) for key in groups}
+            self.runs = {key: ClassRun(self.root, *key) for key in groups}
             for key, run in self.runs.items():
                 self.threads[key] = threading.Thread(target=run, daemon=True)
                 self.threads[key].start()
@@ -332,7 +304,7 @@ def _cases():
 @pytest.mark.parametrize("mode, group, name", list(_cases()))
 def test_hostile_file_gets_its_own_verdict(mode, group, name):
     run = RUNS.get(mode, group)
-    assert run.report is not None, (run.code, run.stdout[:500], run.stderr[-1500:])
+    assert run.report is not None, (run.returncode, run.stdout[:500], run.stderr[-1500:])
     VERDICTS[name](run.files[f"./{name}.py"], mode)
 
 
@@ -342,8 +314,8 @@ def test_hostile_file_gets_its_own_verdict(mode, group, name):
 def test_the_checker_ends_whole_and_leaves_nothing(mode, group):
     run = RUNS.get(mode, group)
     alone = RUNS.get(mode, "alone")
-    assert not run.capped, f"the checker was stopped: {run.stderr[-1500:]}"
-    assert run.code == 1, (run.code, run.stderr[-1500:])   # some fail; not killed
+    assert not run.hard_capped, f"the checker was stopped: {run.stderr[-1500:]}"
+    assert run.returncode == 1, (run.returncode, run.stderr[-1500:])   # some fail; not killed
     assert run.report is not None, run.stdout[:500]
     assert sorted(run.files) == sorted([f"./{n}.py" for n in run.hostile] + CLASSMATES)
     assert run.report["skipped"] == [{"file": "./zz_gus.py", "why": "a link to nothing "

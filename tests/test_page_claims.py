@@ -18,7 +18,8 @@ import textwrap
 import pytest
 
 import lesson
-from lesson_docs import markdown_text, questions, why_softmax  # the site build's questions
+from lesson import example
+from lesson_docs import markdown_text, questions, why_scaling, why_softmax  # the site build's
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -28,6 +29,18 @@ SOFTMAX = re.compile(rf"softmax\(({LIST})\)\s*=\s*({LIST})")
 REWORKED = re.compile(rf"softmax\(({LIST})\)\s*=\s*{LIST}; doubled, ({LIST}); halved, ({LIST})")
 DIVIDED = re.compile(rf"({LIST}) sum to ({NUMBER}), so dividing gives ({LIST})"
                      rf"|Divided by their sum, ({LIST}) become ({LIST})")
+# Claims about inputs the text names rather than prints: the lesson's scores
+# (example.TABLE_SCORES), the worked example's q, K and V (example.q, .K, .V),
+# and the scaling experiment (why_scaling.scaling_experiment).
+TEMPERATURE = re.compile(rf"T = ({NUMBER}) gives ({LIST})")
+MASKED = re.compile(rf"attention\(q, K, V, mask=({LIST})\) gives weights ({LIST}) "
+                    rf"and output ({LIST})")
+ZEROED = re.compile(rf"softmax gives ({LIST}), and zeroing the second leaves ({LIST}), "
+                    rf"which sums to ({NUMBER})")
+MATRIX = rf"\[\s*{LIST}(?:\s*,\s*{LIST})*\s*\]"
+ROW_SUMS = re.compile(rf"attention\(Q, K, V\) with Q = ({MATRIX}), K = ({MATRIX}): the rows "
+                      rf"sum to ((?:{NUMBER})(?:, (?:{NUMBER}))*), the whole matrix to ({NUMBER})")
+SCALING = re.compile(rf"With dk = (\d+): largest weight ({NUMBER}) unscaled, ({NUMBER}) scaled")
 
 
 def plain(text):
@@ -83,6 +96,40 @@ def claims(text, where):
         check_list(divided or divided2, [x / math.fsum(s) for x in s],
                    f"{where}: {scores or scores2} divided by their sum")
         count += 1
+    return count + named_claims(text, where)
+
+
+def named_claims(text, where):
+    """Check every claim about an input the text names; return how many there were."""
+    count = 0
+    for t, weights in TEMPERATURE.findall(text):
+        check_list(weights, lesson.softmax([x / value(t) for x in example.TABLE_SCORES]),
+                   f"{where}: the lesson's scores at T = {t}")
+        count += 1
+    for mask, weights, output in MASKED.findall(text):
+        out, w = lesson.attention(example.q, example.K, example.V,
+                                  mask=[value(m) for m in numbers(mask)])
+        check_list(weights, w, f"{where}: weights with mask {mask}")
+        check_list(output, out, f"{where}: output with mask {mask}")
+        count += 1
+    for weights, zeroed, total in ZEROED.findall(text):
+        _, w = lesson.attention(example.q, example.K, example.V)
+        check_list(weights, w, f"{where}: the worked example's weights")
+        check_list(zeroed, [w[0], 0.0], f"{where}: the second weight zeroed")
+        assert agrees(total, w[0]), f"{where}: {zeroed} does not sum to {total}"
+        count += 1
+    for Q, K, sums, total in ROW_SUMS.findall(text):
+        rows = [[value(x) for x in numbers(row)] for row in re.findall(LIST, Q)]
+        keys = [[value(x) for x in numbers(row)] for row in re.findall(LIST, K)]
+        _, A = lesson.attention(rows, keys, keys)
+        check_list(sums, [math.fsum(row) for row in A], f"{where}: the rows' sums")
+        assert agrees(total, math.fsum(map(math.fsum, A))), f"{where}: the whole matrix"
+        count += 1
+    for d_k, raw, scaled in SCALING.findall(text):
+        [row] = [r for r in why_scaling.scaling_experiment() if r["d_k"] == int(d_k)]
+        assert agrees(raw, row["top_raw"]) and agrees(scaled, row["top_scaled"]), \
+            f"{where}: d_k = {d_k} gives {row['top_raw']}, {row['top_scaled']}"
+        count += 1
     return count
 
 
@@ -94,13 +141,18 @@ def test_the_checker_catches_the_old_mistake():
         claims("[0.71, 0, -1] sum to -0.2929, so dividing gives [-2.41, 0, 3.41]", "example")
     assert claims("softmax([0.7071, 0, -1]) = [0.5972, 0.2945, 0.1083]", "example") == 1
     assert claims("softmax([2, \u2212100]) = [1.0, 5.03e-45]", "example") == 1
+    with pytest.raises(AssertionError):             # T = 1, not 0.1
+        claims("T = 0.1 gives [0.5972, 0.2945, 0.1083]", "example")
+    assert claims("T = 1 gives [0.5972, 0.2945, 0.1083]", "example") == 1
 
 
 @pytest.mark.parametrize("name", sorted(questions.QUIZZES))
 def test_every_claim_in_a_question_is_true_for_the_numbers_it_prints(name):
     legend, options, worked = questions.QUIZZES[name]()
     text = " ".join([legend, worked] + [f"{t} {why}" for t, _, why in options])
-    claims(text, f"quiz {name}")
+    # Every question works its numbers out; a pattern that matched none of
+    # them would be checking nothing.
+    assert claims(text, f"quiz {name}") > 0, f"quiz {name}: no claim found to check"
 
 
 def test_every_claim_on_the_built_pages_is_true_for_the_numbers_it_prints(built_site):

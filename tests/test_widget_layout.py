@@ -38,9 +38,9 @@ def overlap(a, b):
 @pytest.mark.parametrize("width", [1280, 390])
 def test_each_header_sits_over_its_numbers(open_page, width):
     view = open_page("index", width=width)
-    for column in view.page.evaluate(HEADERS_AND_NUMBERS):
-        if not column["visible"]:
-            continue
+    columns = [c for c in view.page.evaluate(HEADERS_AND_NUMBERS) if c["visible"]]
+    assert len(columns) >= 2 and all(c["numbers"] for c in columns), columns  # score, weight at least
+    for column in columns:
         left = min(n[0] for n in column["numbers"])
         right = max(n[1] for n in column["numbers"])
         middle = (column["left"] + column["right"]) / 2
@@ -59,6 +59,7 @@ def test_the_output_label_covers_no_value(open_page, scores):
             scores)
     plot = page.evaluate(PLOT)
     label = plot["output"]
+    assert len(plot["others"]) >= 6, plot["others"]        # three value circles, their labels
     for name, box in plot["others"]:
         assert not overlap(label, box), f"O covers {name} for scores {scores}"
     inside = plot["plot"]

@@ -1,0 +1,127 @@
+"""lesson/grader/process.py: the terminal's checker, its worker processes and sandbox.
+
+A submission is read once (``snapshot``) and graded from that copy; each
+file is graded by a fresh worker process, in bubblewrap's sandbox where it
+is installed; nothing the learner started outlives the checker.  The
+learners' files that fight back are in test_exercise.py, test_learner_corpus.py
+and test_hostile_class.py.
+"""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+
+from lesson.grader import contract, process
+
+from conftest import SAMPLES      # tests/learner_corpus and the site's samples
+from corpus import MARK, ROOT, check, leftovers
+
+
+def test_runner_results_are_structured(tmp_path):
+    path = tmp_path / "softmax_exercise.py"
+    contract.write_starter(str(path))
+    result = process.run(str(path))
+    assert result["problem"] is None and result["passed"] == 0
+    assert {r["message"] for r in result["checks"]} == {
+        f"not done yet: {f}() returns None" for f in contract.FUNCTIONS}
+    lines = report.text_lines(report.records(result))
+    assert lines[-1] == f"0 passed, {len(contract.CHECKS)} failed"
+
+
+def test_a_submission_is_graded_as_it_was_read(tmp_path):
+    """A file changed after it was read (a classmate rewriting it, say) is
+    graded as it was: the worker gets the snapshot, never the file."""
+    path = tmp_path / "softmax_exercise.py"
+    shutil.copy(SAMPLES / "correct_lists.py", path)
+    read = process.snapshot(str(path))
+    contract.write_starter(str(path.with_name("starter.py")))
+    path.write_bytes(path.with_name("starter.py").read_bytes())
+    result = process.run(str(path), snapshot=read)
+    assert (result["passed"], result["failed"]) == (len(contract.CHECKS), 0)
+
+
+def test_a_snapshot_says_why_a_file_cannot_be_graded(tmp_path):
+    (tmp_path / "notes.txt").write_text("not code")
+    assert process.snapshot(str(tmp_path / "notes.txt")) == (
+        None, {"status": "not_python", "kind": ".txt"})
+    assert process.snapshot(str(tmp_path / "gone.py"))[1]["status"] == "missing"
+    big = tmp_path / "big.py"
+    big.write_bytes(b"#" * (process.MOST_BYTES + 1))
+    submission, load = process.snapshot(str(big))
+    assert submission is None and load["status"] == "unreadable" and "MiB" in load["message"]
+
+
+def test_a_students_folder_is_read_with_its_helpers_but_not_its_links(tmp_path):
+    folder = tmp_path / "ann"
+    (folder / "lib").mkdir(parents=True)
+    (folder / ".git").mkdir()
+    (folder / "softmax_exercise.py").write_text("import helpers\n")
+    (folder / "helpers.py").write_text("SCALE = 1\n")
+    (folder / "lib" / "more.py").write_text("")
+    (folder / ".git" / "config").write_text("")
+    (folder / "elsewhere.py").symlink_to(tmp_path / "outside.py")
+    (tmp_path / "outside.py").write_text("SECRET = 1\n")
+    submission, _ = process.snapshot(str(folder / "softmax_exercise.py"), folder=str(folder))
+    assert submission.main == "softmax_exercise.py"
+    assert sorted(submission.files) == ["helpers.py", "lib/more.py", "softmax_exercise.py"]
+    flat, _ = process.snapshot(str(folder / "softmax_exercise.py"), folder=str(folder),
+                               inside=False)
+    assert sorted(flat.files) == ["helpers.py", "softmax_exercise.py"]
+
+
+def test_the_sandbox_has_no_network_and_hides_the_lesson_and_the_class():
+    command = process.sandbox_command([sys.executable, process.HARNESS], hide=[str(ROOT / "tests")])
+    assert command[0] == "bwrap" and command[-2:] == [sys.executable, "/tmp/.lesson-harness.py"]
+    for flag in ("--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session"):
+        assert flag in command
+    hidden = {command[i + 1] for i, arg in enumerate(command) if arg == "--tmpfs"}
+    assert {process.LESSON_HOME, str(ROOT / "tests")} <= hidden
+
+
+def test_modules_in_the_learners_folder_shadow_nothing(tmp_path):
+    shutil.copy(SAMPLES / "correct_lists.py", tmp_path / "softmax_exercise.py")
+    for name in ("json", "numbers", "token", "queue", "select", "lesson"):
+        (tmp_path / f"{name}.py").write_text("raise SystemExit('shadowed: ' + __name__)\n")
+    (tmp_path / "helpers.py").write_text("SCALE = 1.0\n")
+    (tmp_path / "softmax_exercise.py").write_text(
+        "import helpers\n" + (tmp_path / "softmax_exercise.py").read_text())
+    (tmp_path / "lesson.py").unlink()       # `python -m lesson` in its folder would run it
+    code, out, err, _ = check("softmax_exercise.py", cwd=tmp_path)
+    assert code == 0 and "shadowed" not in out + err, out + err
+    (tmp_path / "lesson.py").write_text("raise SystemExit('shadowed: lesson')\n")
+    code, out, err, _ = check(f"{tmp_path.name}/softmax_exercise.py", cwd=tmp_path.parent)
+    assert code == 0 and "shadowed" not in out + err, out + err
+    shutil.copy(SAMPLES / "correct_lists.py", tmp_path / "json.py")   # a learner's file named json.py
+    code, out, _, _ = check(f"{tmp_path.name}/json.py", cwd=tmp_path.parent)
+    assert code == 0, out
+
+
+def test_ctrl_c_stops_the_checker_and_everything_the_learner_started(tmp_path):
+    """Ctrl+C while a learner's helpers run: exit 130, one line, nothing left running.
+
+    The file is starts_processes.py with an entropy() that sleeps, so the
+    checker is surely still at work when the signal comes.
+    """
+    learner = tmp_path / "starts_processes.py"
+    mark = f"{MARK}-ctrl-c-{uuid.uuid4().hex}"
+    learner.write_text((SAMPLES / "starts_processes.py").read_text().replace(MARK, mark)
+                       + "\n\ndef entropy(w):\n    import time\n    time.sleep(60)\n")
+    checker = subprocess.Popen(
+        [sys.executable, "-m", "lesson", "check", str(learner)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    deadline = time.monotonic() + 20
+    while len(leftovers(mark)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)                                   # its helpers are running
+    running = checker.poll() is None
+    checker.send_signal(signal.SIGINT)
+    out, err = checker.communicate(timeout=30)
+    assert running, f"the checker ended before Ctrl+C: {out.decode()[-1500:]}{err.decode()[-800:]}"
+    assert checker.returncode == 130, (checker.returncode, out.decode()[-1500:], err.decode()[-800:])
+    assert err.decode().strip() == ("python -m lesson check: stopped (Ctrl+C) before "
+                                    "every file was checked")
+    assert leftovers(mark) == []
