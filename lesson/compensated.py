@@ -115,32 +115,34 @@ with localcontext() as _ctx:
     LN2_OVER_N = _hi_lo(Decimal(2).ln() / N)[:2]            # ln(2) / N
     N_OVER_LN2 = float(N / Decimal(2).ln())
     TABLE = [_hi_lo(Decimal(2) ** (Decimal(j) / N)) for j in range(N)]   # 2**(j/N)
-TWO_TO_MINUS = [2.0 ** -m for m in range(1100)]             # 2**-m, exact (0.0 at the end)
+SCALE = 2.0 ** 8                          # see exp_parts; it cancels in the division
+POWERS = [math.ldexp(SCALE, -m) for m in range(1100)]       # SCALE * 2**-m, exact
 
 
 def exp_parts(scores, top):
-    """exp(s - top) of each score as c * (h + l), to about 2**-57 relative.
+    """exp(s - top) of each score as c * (h + l) / SCALE, to about 2**-57.
 
     ``math.exp(s - top)`` is off by up to 2**-53 of its value: a whole ulp
     of a weight, at worst.  Here s - top == d + d_err exactly (TwoSum), and
 
         d + d_err = k * ln(2) / N + r           k = round(d * N / ln 2)
         exp(d + d_err) = 2**(k // N) * 2**((k % N) / N) * (1 + expm1(r))
-                       = c * (t_hi + t_lo) * (1 + u)
+                       = 2**(k // N) * (t_hi + t_lo) * (1 + u)
 
-    c is a power of two; the table has 2**(j/N) to 80 bits, t_hi with 26
-    bits; |r| <= ln(2) / 2N, so |u| < 0.011 and u's own rounding is below
-    2**-59 of 1 + u.  Returned as lists h = t_hi and l = t_lo + t * u (the
-    small part) and c.  A masked key (-inf) or one far below the top gets
+    The table has 2**(j/N) to 80 bits, t_hi with 26 of them; |r| <= ln(2)
+    / 2N, so |u| < 0.011 and u's own rounding is below 2**-59 of 1 + u.
+    Returned as three lists: h = t_hi, l = t_lo + t * u (the small part),
+    and the power of two c = SCALE * 2**(k // N).  SCALE keeps c a float
+    where 2**(k // N) alone would be below the smallest one (2**-1074) but
+    c * h is not.  A masked key (-inf), or one far below the top, gets
     c = 0.0; a nan gets c = nan, which the total then shows.
 
     >>> h, l, c = exp_parts([0.0, -100.0], 0.0)
-    >>> h[0], l[0], c[0]                     # exp(0) == 1
+    >>> h[0], l[0], c[0] / SCALE             # exp(0) == 1
     (1.0, 0.0, 1.0)
     >>> exact = Decimal(-100).exp()
-    >>> float((Decimal(h[1]) + Decimal(l[1])) * Decimal(c[1]) / exact - 1) < 2 ** -57
-    True
-    >>> float(abs(Decimal(math.exp(-100.0)) / exact - 1)) > 2 ** -57
+    >>> ours = (Decimal(h[1]) + Decimal(l[1])) * Decimal(c[1] / SCALE)
+    >>> float(abs(ours / exact - 1)) < 2 ** -57     # one float: 2**-53 at best
     True
     """
     ln2_hi, ln2_lo = LN2_OVER_N
@@ -159,7 +161,7 @@ def exp_parts(scores, top):
         t_hi, t_lo, t = TABLE[k % N]
         hs.append(t_hi)
         ls.append(t_lo + t * math.expm1(r))
-        cs.append(TWO_TO_MINUS[-(k // N)])
+        cs.append(POWERS[-(k // N)])
     return hs, ls, cs
 # --8<-- [end:exp_parts]
 
@@ -168,9 +170,10 @@ def exp_parts(scores, top):
 def exact_total(hs, ls, cs):
     """The sum of c * (h + l) as (total, err), total + err good to ~2**-59.
 
-    Each c * h is exact (26 bits times a power of two), so ``math.fsum``
-    adds them with one rounding, and again gives what that rounding left
-    out.  The l's are below 1.2% of the h's: their rounded sum is enough.
+    Each c * h is exact (26 bits times a power of two, bar underflow far
+    below the total), so ``math.fsum`` adds them with one rounding, and
+    again gives what that rounding left out.  The l's are below 1.2% of the
+    h's: their rounded sum is enough.
 
     >>> exact_total([1.0, 1.0, 1.0], [0.0, 0.0, 2 ** -60], [1.0, 1.0, 1.0])
     (3.0, 8.673617379884035e-19)
@@ -182,7 +185,7 @@ def exact_total(hs, ls, cs):
 
 
 def reciprocal(hi, lo):
-    """1 / (hi + lo) as (r_hi, r_lo), where r_hi has 26 bits; for hi >= 1.
+    """1 / (hi + lo) as (r_hi, r_lo), where r_hi has 26 bits.
 
     With 26 bits, r_hi * h is exact for any 26-bit h.  r_lo is one Newton
     step, (1 - r_hi * (hi + lo)) / hi, the product exact by TwoProduct.
@@ -215,7 +218,7 @@ def softmax_compensated_row(scores):
     top = max(scores)
     hs, ls, cs = exp_parts(scores, top)
     total, err = exact_total(hs, ls, cs)
-    if not total >= 1.0:      # nan: a score was nan or inf, or all were -inf
+    if not total >= SCALE:    # nan: a score was nan or inf, or all were -inf
         raise ValueError("softmax_compensated_row: scores must be finite "
                          "or -inf, and not all -inf")
     r_hi, r_lo = reciprocal(total, err)
