@@ -20,7 +20,7 @@ bits of all three:
    error ``d_err``.
 2. ``exp_parts`` computes exp(d + d_err) to about 2**-57, not 2**-53, from
    a table of 2**(j/32) to 80 bits and ``math.expm1`` of a small remainder.
-3. ``math.fsum`` adds those parts exactly; the reciprocal of the total is
+3. ``math.fsum`` adds those exps exactly; the reciprocal of the total is
    kept as two floats, so each weight is one exact product plus small
    corrections, rounded once.
 
@@ -46,8 +46,8 @@ Functions
 ---------
 two_sum(a, b)                     a + b as a float and its exact rounding error
 two_product(a, b)                 a * b as a float and its exact rounding error
-exp_parts(scores, top)            exp(s - top) of each score, to about 2**-57
-exact_total(h, l, c)              the sum of those exps as two floats
+exp_parts(scores, top)            exp(s - top) of each score as two floats
+exact_total(his, los)             the sum of those exps as two floats
 reciprocal(hi, lo)                1 / (hi + lo) as two floats
 softmax_compensated_row(scores)   compensated softmax of one row, no checks
 softmax_compensated(x, axis=-1)   the same along an axis, checked like softmax
@@ -56,7 +56,6 @@ softmax_compensated(x, axis=-1)   the same along an axis, checked like softmax
 # --8<-- [start:imports]
 import math
 from decimal import Decimal, localcontext
-from operator import mul
 # --8<-- [end:imports]
 
 from lesson import _validate
@@ -110,17 +109,17 @@ def _hi_lo(x):
 
 N = 32                                    # table entries per power of two
 FAR_BELOW = -746.0                        # exp(-746) / total < 2**-1076: weight 0.0
+SCALE = 2.0 ** 600                        # every exp is kept SCALE times larger
 with localcontext() as _ctx:
     _ctx.prec = 40
     LN2_OVER_N = _hi_lo(Decimal(2).ln() / N)[:2]            # ln(2) / N
     N_OVER_LN2 = float(N / Decimal(2).ln())
     TABLE = [_hi_lo(Decimal(2) ** (Decimal(j) / N)) for j in range(N)]   # 2**(j/N)
-SCALE = 2.0 ** 8                          # see exp_parts; it cancels in the division
 POWERS = [math.ldexp(SCALE, -m) for m in range(1100)]       # SCALE * 2**-m, exact
 
 
 def exp_parts(scores, top):
-    """exp(s - top) of each score as c * (h + l) / SCALE, to about 2**-57.
+    """exp(s - top) * SCALE of each score as hi + lo, to about 2**-57.
 
     ``math.exp(s - top)`` is off by up to 2**-53 of its value: a whole ulp
     of a weight, at worst.  Here s - top == d + d_err exactly (TwoSum), and
@@ -131,57 +130,52 @@ def exp_parts(scores, top):
 
     The table has 2**(j/N) to 80 bits, t_hi with 26 of them; |r| <= ln(2)
     / 2N, so |u| < 0.011 and u's own rounding is below 2**-59 of 1 + u.
-    Returned as three lists: h = t_hi, l = t_lo + t * u (the small part),
-    and the power of two c = SCALE * 2**(k // N).  SCALE keeps c a float
-    where 2**(k // N) alone would be below the smallest one (2**-1074) but
-    c * h is not.  A masked key (-inf), or one far below the top, gets
-    c = 0.0; a nan gets c = nan, which the total then shows.
+    So hi = c * t_hi, exactly, and lo = c * (t_lo + t * u), where c is the
+    power of two SCALE * 2**(k // N).  SCALE keeps hi a float with all its
+    26 bits, far from underflow, for every score down to FAR_BELOW; it
+    cancels in the division.  A masked key (-inf), or one far below the
+    top, gets 0.0; a nan gets lo = nan, which the total then shows.
 
-    >>> h, l, c = exp_parts([0.0, -100.0], 0.0)
-    >>> h[0], l[0], c[0] / SCALE             # exp(0) == 1
-    (1.0, 0.0, 1.0)
-    >>> exact = Decimal(-100).exp()
-    >>> ours = (Decimal(h[1]) + Decimal(l[1])) * Decimal(c[1] / SCALE)
-    >>> float(abs(ours / exact - 1)) < 2 ** -57     # one float: 2**-53 at best
+    >>> his, los = exp_parts([0.0, -100.0], 0.0)
+    >>> his[0] / SCALE, los[0]                  # exp(0) == 1
+    (1.0, 0.0)
+    >>> exact = Decimal(-100).exp() * Decimal(SCALE)
+    >>> float(abs((Decimal(his[1]) + Decimal(los[1])) / exact - 1)) < 2 ** -57
     True
     """
     ln2_hi, ln2_lo = LN2_OVER_N
-    hs, ls, cs = [], [], []
+    his, los = [], []
     for s in scores:
         d = s - top
         if not d >= FAR_BELOW:               # -inf (masked), far below, or nan
-            hs.append(0.0)
-            ls.append(0.0)
-            cs.append(0.0 if d < FAR_BELOW else math.nan)
+            his.append(0.0)
+            los.append(0.0 if d < FAR_BELOW else math.nan)
             continue
         s_virtual = d - s                    # TwoSum as in two_sum(s, -top),
         d_err = (s - (d - s_virtual)) - (top + s_virtual)    # inlined for speed
         k = round(d * N_OVER_LN2)
         r = (d - k * ln2_hi) + (d_err - k * ln2_lo)   # d - k * ln2_hi is exact
         t_hi, t_lo, t = TABLE[k % N]
-        hs.append(t_hi)
-        ls.append(t_lo + t * math.expm1(r))
-        cs.append(POWERS[-(k // N)])
-    return hs, ls, cs
+        c = POWERS[-(k // N)]
+        his.append(c * t_hi)
+        los.append(c * (t_lo + t * math.expm1(r)))
+    return his, los
 # --8<-- [end:exp_parts]
 
 
 # --8<-- [start:softmax_compensated_row]
-def exact_total(hs, ls, cs):
-    """The sum of c * (h + l) as (total, err), total + err good to ~2**-59.
+def exact_total(his, los):
+    """The sum of hi + lo over the row as (total, err), good to ~2**-59.
 
-    Each c * h is exact (26 bits times a power of two, bar underflow far
-    below the total), so ``math.fsum`` adds them with one rounding, and
-    again gives what that rounding left out.  The l's are below 1.2% of the
-    h's: their rounded sum is enough.
+    Each hi has 26 bits, and ``math.fsum`` adds them with one rounding;
+    fsum again gives what that rounding left out.  Each lo is below 1.2% of
+    its hi: their rounded sum is enough.
 
-    >>> exact_total([1.0, 1.0, 1.0], [0.0, 0.0, 2 ** -60], [1.0, 1.0, 1.0])
+    >>> exact_total([1.0, 1.0, 1.0], [0.0, 0.0, 2 ** -60])
     (3.0, 8.673617379884035e-19)
     """
-    big = list(map(mul, hs, cs))
-    total = math.fsum(big)
-    big.append(-total)
-    return two_sum(total, math.fsum(big) + math.fsum(map(mul, ls, cs)))
+    total = math.fsum(his)
+    return two_sum(total, math.fsum(his + [-total]) + math.fsum(los))
 
 
 def reciprocal(hi, lo):
@@ -216,16 +210,18 @@ def softmax_compensated_row(scores):
     [1.0, 0.0]
     """
     top = max(scores)
-    hs, ls, cs = exp_parts(scores, top)
-    total, err = exact_total(hs, ls, cs)
+    his, los = exp_parts(scores, top)
+    total, err = exact_total(his, los)
     if not total >= SCALE:    # nan: a score was nan or inf, or all were -inf
         raise ValueError("softmax_compensated_row: scores must be finite "
                          "or -inf, and not all -inf")
-    r_hi, r_lo = reciprocal(total, err)
+    # SCALE / (total + err): each weight is then computed SCALE times
+    # larger, as (hi + lo) * (r_hi + r_lo), where hi * r_hi is exact and the
+    # rest is small; dividing by SCALE is the one rounding (exact, unless
+    # the weight is below 2**-1022).
+    r_hi, r_lo = reciprocal(total / SCALE, err / SCALE)
     r = r_hi + r_lo
-    # c * (h + l) * (r_hi + r_lo): h * r_hi is exact, the rest is small,
-    # and one rounding ends it (c is a power of two).
-    return [(h * r_hi + (h * r_lo + l * r)) * c for h, l, c in zip(hs, ls, cs)]
+    return [(hi * r_hi + (hi * r_lo + lo * r)) / SCALE for hi, lo in zip(his, los)]
 # --8<-- [end:softmax_compensated_row]
 
 
