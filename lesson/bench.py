@@ -171,7 +171,8 @@ def accuracy(corpus=None, methods=None):
     random row, or the kind of an adversarial one.  Returns {name: {"max":
     ulps, "mean": ulps, "failed": rows, "by_group": {group: max ulps}}}.
     A method that raises on a row (the naive one overflows) counts that row
-    as failed, not as an error of 0.
+    as failed, not as an error of 0 (and one that fails on every row has a
+    max and mean of nan).
 
     >>> corpus = [(1.0, [0.1, -0.9]), (0.0, [1000.0, 1000.0])]
     >>> report = accuracy(corpus, {"naive": naive_softmax})
@@ -193,7 +194,8 @@ def accuracy(corpus=None, methods=None):
             row_errors = [ulp_error(w, t) for w, t in zip(weights, truth)]
             errors += row_errors
             by_group[group] = max(by_group.get(group, 0.0), max(row_errors))
-        report[name] = {"max": max(errors), "mean": math.fsum(errors) / len(errors),
+        mean = math.fsum(errors) / len(errors) if errors else math.nan
+        report[name] = {"max": max(errors, default=math.nan), "mean": mean,
                         "failed": failed, "by_group": by_group}
     return report
 
