@@ -1,4 +1,4 @@
-"""Going further: a softmax correct to the last bit, or as near as costs little.
+"""Going further: a softmax correct to the last bit, or nearly.
 
 The stable recipe rounds three times on the way to each weight:
 
@@ -102,20 +102,20 @@ def _split(a):
 
 # --8<-- [start:exp_parts]
 def _hi_lo(x):
-    """A Decimal x as floats (hi, lo, fl(x)): hi has 26 bits, hi + lo is x to ~80 bits."""
+    """A Decimal x as floats (hi, lo, fl(x)): hi has 26 bits, hi + lo ~80."""
     hi = _split(float(x))[0]
     return hi, float(x - Decimal(hi)), float(x)
 
 
-N = 32                                    # table entries per power of two
-FAR_BELOW = -746.0                        # exp(-746) / total < 2**-1076: weight 0.0
-SCALE = 2.0 ** 600                        # every exp is kept SCALE times larger
+N = 32                        # table entries per power of two
+FAR_BELOW = -746.0            # exp(-746) / total < 2**-1076: a weight of 0.0
+SCALE = 2.0 ** 600            # every exp is kept SCALE times larger
 with localcontext() as _ctx:
     _ctx.prec = 40
-    LN2_OVER_N = _hi_lo(Decimal(2).ln() / N)[:2]            # ln(2) / N
+    LN2_OVER_N = _hi_lo(Decimal(2).ln() / N)[:2]        # ln(2) / N
     N_OVER_LN2 = float(N / Decimal(2).ln())
-    TABLE = [_hi_lo(Decimal(2) ** (Decimal(j) / N)) for j in range(N)]   # 2**(j/N)
-POWERS = [math.ldexp(SCALE, -m) for m in range(1100)]       # SCALE * 2**-m, exact
+    TABLE = [_hi_lo(2 ** (Decimal(j) / N)) for j in range(N)]   # 2**(j/N)
+POWERS = [math.ldexp(SCALE, -m) for m in range(1100)]   # SCALE * 2**-m
 
 
 def exp_parts(scores, top):
@@ -140,7 +140,8 @@ def exp_parts(scores, top):
     >>> his[0] / SCALE, los[0]                  # exp(0) == 1
     (1.0, 0.0)
     >>> exact = Decimal(-100).exp() * Decimal(SCALE)
-    >>> float(abs((Decimal(his[1]) + Decimal(los[1])) / exact - 1)) < 2 ** -57
+    >>> error = (Decimal(his[1]) + Decimal(los[1])) / exact - 1
+    >>> abs(error) < 2 ** -57                # math.exp: up to 2**-53
     True
     """
     ln2_hi, ln2_lo = LN2_OVER_N
@@ -151,10 +152,13 @@ def exp_parts(scores, top):
             his.append(0.0)
             los.append(0.0 if d < FAR_BELOW else math.nan)
             continue
-        s_virtual = d - s                    # TwoSum as in two_sum(s, -top),
-        d_err = (s - (d - s_virtual)) - (top + s_virtual)    # inlined for speed
+        # TwoSum, as in two_sum(s, -top) but inlined for speed:
+        s_virtual = d - s
+        d_err = (s - (d - s_virtual)) - (top + s_virtual)
         k = round(d * N_OVER_LN2)
-        r = (d - k * ln2_hi) + (d_err - k * ln2_lo)   # d - k * ln2_hi is exact
+        # d - k * ln2_hi is exact: k * ln2_hi has at most 26 + 16 bits,
+        # and it is within a factor of 2 of d (Sterbenz).
+        r = (d - k * ln2_hi) + (d_err - k * ln2_lo)
         t_hi, t_lo, t = TABLE[k % N]
         c = POWERS[-(k // N)]
         his.append(c * t_hi)
@@ -187,8 +191,8 @@ def reciprocal(hi, lo):
     >>> r_hi, r_lo = reciprocal(3.0, 0.0)
     >>> r_hi, r_hi + r_lo                    # 26 bits, then the float 1 / 3
     (0.3333333358168602, 0.3333333333333333)
-    >>> third = Decimal(1) / 3
-    >>> abs(Decimal(r_hi) + Decimal(r_lo) - third) < abs(Decimal(1 / 3) - third) / 1000
+    >>> error = Decimal(r_hi) + Decimal(r_lo) - Decimal(1) / 3
+    >>> abs(error) < 2 ** -80                # 1 / 3 as one float: 2**-55
     True
     """
     r_hi = _split(1.0 / hi)[0]
@@ -221,7 +225,8 @@ def softmax_compensated_row(scores):
     # the weight is below 2**-1022).
     r_hi, r_lo = reciprocal(total / SCALE, err / SCALE)
     r = r_hi + r_lo
-    return [(hi * r_hi + (hi * r_lo + lo * r)) / SCALE for hi, lo in zip(his, los)]
+    return [(hi * r_hi + (hi * r_lo + lo * r)) / SCALE
+            for hi, lo in zip(his, los)]
 # --8<-- [end:softmax_compensated_row]
 
 
