@@ -1,13 +1,13 @@
 """Going further: a softmax correct to the last bit, or nearly.
 
-The stable recipe rounds three times on the way to each weight:
+The stable recipe rounds at three steps on the way to each weight:
 
 1. ``s - m`` is rounded to a float: an absolute error of up to about
    |s - m| * 2**-53, which ``exp`` turns into the same *relative* error.
    A key 100 below the maximum gets a weight wrong by dozens of ulps.
-2. ``math.exp`` rounds its result: up to half an ulp of the exp, which is
-   up to a whole ulp of the weight (the weight's ulp is relatively smaller
-   when it sits just above a power of two where the exp sits just below).
+2. ``math.exp`` rounds its result, by up to half an ulp of the exp.  An
+   ulp is between 2**-53 and 2**-52 of a float, so relative to the weight
+   that can be a whole ulp.
 3. The sum and the division round.
 
 Winning back (1) and (3) alone leaves (2): measured against mpmath on
@@ -25,8 +25,8 @@ bits of all three:
    corrections, rounded once.
 
 What remains is that one final rounding, half an ulp, and a few hundredths
-of an ulp besides: within 1 ulp on every row, where the plain recipe can be
-off by dozens.  The scores 0.1 and -99.9 are stored as the nearest floats,
+of an ulp besides (a weight below 2**-1022 is rounded twice): within 1 ulp
+on every row, where the plain recipe can be off by dozens.  The scores 0.1 and -99.9 are stored as the nearest floats,
 whose gap is not exactly 100; the subtraction rounds it to 100.0, and that
 lost sliver moves the small weight by 43 ulp:
 
@@ -128,10 +128,10 @@ def exp_parts(scores, top):
         exp(d + d_err) = 2**(k // N) * 2**((k % N) / N) * (1 + expm1(r))
                        = 2**(k // N) * (t_hi + t_lo) * (1 + u)
 
-    The table has 2**(j/N) to 80 bits, t_hi with 26 of them; |r| <= ln(2)
-    / 2N, so |u| < 0.011 and u's own rounding is below 2**-59 of 1 + u.
-    So hi = c * t_hi, exactly, and lo = c * (t_lo + t * u), where c is the
-    power of two SCALE * 2**(k // N).  SCALE keeps hi a float with all its
+    The table has 2**(j/N) as t_hi + t_lo to 80 bits, t_hi with 26 of them
+    (and as one float t).  |r| <= ln(2) / 2N, so |u| < 0.011, and u's own
+    rounding is below 2**-59 of 1 + u.  So hi = c * t_hi, exactly, and
+    lo = c * (t_lo + t * u), where c is the power of two SCALE * 2**(k // N).  SCALE keeps hi a float with all its
     26 bits, far from underflow, for every score down to FAR_BELOW; it
     cancels in the division.  A masked key (-inf), or one far below the
     top, gets 0.0; a nan gets lo = nan, which the total then shows.
@@ -153,8 +153,8 @@ def exp_parts(scores, top):
             los.append(0.0 if d < FAR_BELOW else math.nan)
             continue
         # TwoSum, as in two_sum(s, -top) but inlined for speed:
-        s_virtual = d - s
-        d_err = (s - (d - s_virtual)) - (top + s_virtual)
+        b_virtual = d - s
+        d_err = (s - (d - b_virtual)) - (top + b_virtual)
         k = round(d * N_OVER_LN2)
         # d - k * ln2_hi is exact: k * ln2_hi has at most 26 + 16 bits,
         # and it is within a factor of 2 of d (Sterbenz).
@@ -192,7 +192,7 @@ def reciprocal(hi, lo):
     >>> r_hi, r_hi + r_lo                    # 26 bits, then the float 1 / 3
     (0.3333333358168602, 0.3333333333333333)
     >>> error = Decimal(r_hi) + Decimal(r_lo) - Decimal(1) / 3
-    >>> abs(error) < 2 ** -80                # 1 / 3 as one float: 2**-55
+    >>> abs(error) < 2 ** -80                # 1 / 3 as one float: ~2**-55
     True
     """
     r_hi = _split(1.0 / hi)[0]
@@ -219,10 +219,10 @@ def softmax_compensated_row(scores):
     if not total >= SCALE:    # nan: a score was nan or inf, or all were -inf
         raise ValueError("softmax_compensated_row: scores must be finite "
                          "or -inf, and not all -inf")
-    # SCALE / (total + err): each weight is then computed SCALE times
-    # larger, as (hi + lo) * (r_hi + r_lo), where hi * r_hi is exact and the
-    # rest is small; dividing by SCALE is the one rounding (exact, unless
-    # the weight is below 2**-1022).
+    # r_hi + r_lo = SCALE / (total + err), so (hi + lo) * (r_hi + r_lo) is
+    # the weight times SCALE: hi * r_hi is exact, the rest is small, and
+    # their sum is the one rounding.  Dividing by SCALE is exact (but for a
+    # weight below 2**-1022, which it rounds again).
     r_hi, r_lo = reciprocal(total / SCALE, err / SCALE)
     r = r_hi + r_lo
     return [(hi * r_hi + (hi * r_lo + lo * r)) / SCALE
