@@ -351,11 +351,11 @@ def print_cost(sizes=(3, 100, 1000), budget=0.5):
     """Print softmax_compensated's time over softmax's at each length.
 
     >>> print_cost((3,), 0.001)                      # doctest: +ELLIPSIS
-    softmax_compensated over softmax (paired runs, best of each):
+    softmax_compensated over softmax (paired runs, best CPU time of each):
       length  softmax_compensated       softmax     ratio
            3 ...x
     """
-    print("softmax_compensated over softmax (paired runs, best of each):")
+    print("softmax_compensated over softmax (paired runs, best CPU time of each):")
     print(f"{'length':>8}{'softmax_compensated':>21}{'softmax':>14}{'ratio':>10}")
     for n, ratio, times in cost_ratios(sizes, budget):
         print(f"{n:>8}{format_seconds(times['softmax_compensated']):>21}"
