@@ -125,7 +125,7 @@ def adversarial_corpus(seed=20261202):
     levels = [rng.uniform(-20, 20) for _ in range(4)]
     corpus += [("ties", [rng.choice(levels) for _ in range(1000)]),
                ("ties", [7.25] * 1024),                       # 2**-10 each, exactly
-               ("ties", [0.0, 0.0, 0.0, -math.log(3.0)])]     # weights just under 2**-k
+               ("ties", [0.0, 0.0, 0.0, -math.log(3.0)])]     # 0.3, 0.3, 0.3 and 0.1
     corpus += [("masked", [rng.gauss(0, 10) if rng.random() < 0.2 else -math.inf
                            for _ in range(500)] + [3.0]),
                ("masked", [-math.inf] * 99 + [-123.456])]
