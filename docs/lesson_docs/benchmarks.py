@@ -83,7 +83,8 @@ def seconds_table(measured):
     rows = [("µs per call, by scores in the row",) + tuple(f"{row['scores']:,}" for row in lengths)]
     for name in names:
         rows.append((f"`{name}`",) + tuple(microseconds(row["seconds"][name]) for row in lengths))
-    return markdown_table(rows), "Time per call in microseconds (µs), best of three."
+    return markdown_table(rows), ("Time per call in microseconds (µs), best of three, "
+                                  f"in {measured['clock']}.")
 
 
 def cost_table(measured):
