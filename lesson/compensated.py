@@ -55,11 +55,9 @@ softmax_compensated(x, axis=-1)   the same along an axis, checked like softmax
 
 # --8<-- [start:imports]
 import math
-from decimal import Decimal, localcontext
 # --8<-- [end:imports]
 
 from lesson import _validate
-from lesson.weights import _is_row_of_floats
 
 
 # --8<-- [start:error_free]
@@ -101,21 +99,39 @@ def _split(a):
 
 
 # --8<-- [start:exp_parts]
-def _hi_lo(x):
-    """A Decimal x as floats (hi, lo, fl(x)): hi has 26 bits, hi + lo ~80."""
-    hi = _split(float(x))[0]
-    return hi, float(x - Decimal(hi)), float(x)
+def _hi_lo(n, bits):
+    """n / 2**bits as floats (hi, lo, fl): hi has 26 bits, hi + lo ~80 bits.
+
+    Python divides one int by another with a single rounding, so each float
+    here is the nearest to its exact value.
+    """
+    hi = _split(n / 2 ** bits)[0]
+    return hi, (n - int(hi * 2 ** bits)) / 2 ** bits, n / 2 ** bits
 
 
-N = 32                        # table entries per power of two
+# The constants come from exact integer arithmetic, in units of 2**-BITS:
+# ln(2) = 1/2 + 1/8 + 1/24 + ..., the sum of 1 / (k 2**k), each term rounded
+# down (so within 2**-93); and 2**(j/32) is five square roots of 2**j, each
+# rounded down by math.isqrt, which rounds the whole down (within 2**-100).
+N = 32                        # table entries per power of two; 2**5
+BITS = 100
+LN2 = sum((1 << BITS) // (k << k) for k in range(1, BITS))      # ln(2) * 2**BITS
+
+
+def _two_to_the(j):
+    """2**(j / N) * 2**BITS, rounded down to an integer."""
+    n = 1 << (j + N * BITS)
+    for _ in range(5):
+        n = math.isqrt(n)
+    return n
+
+
+LN2_OVER_N = _hi_lo(LN2, BITS + 5)[:2]                  # ln(2) / N, N = 2**5
+N_OVER_LN2 = (N << BITS) / LN2
+TABLE = [_hi_lo(_two_to_the(j), BITS) for j in range(N)]       # 2**(j/N)
 FAR_BELOW = -746.0            # exp(-746) / total < 2**-1076: a weight of 0.0
 SCALE = 2.0 ** 600            # every exp is kept SCALE times larger
-with localcontext() as _ctx:
-    _ctx.prec = 40
-    LN2_OVER_N = _hi_lo(Decimal(2).ln() / N)[:2]        # ln(2) / N
-    N_OVER_LN2 = float(N / Decimal(2).ln())
-    TABLE = [_hi_lo(2 ** (Decimal(j) / N)) for j in range(N)]   # 2**(j/N)
-POWERS = [math.ldexp(SCALE, -m) for m in range(1100)]   # SCALE * 2**-m
+POWERS = [math.ldexp(SCALE, -m) for m in range(1100)]          # SCALE * 2**-m
 
 
 def exp_parts(scores, top):
@@ -139,6 +155,7 @@ def exp_parts(scores, top):
     >>> his, los = exp_parts([0.0, -100.0], 0.0)
     >>> his[0] / SCALE, los[0]                  # exp(0) == 1
     (1.0, 0.0)
+    >>> from decimal import Decimal
     >>> exact = Decimal(-100).exp() * Decimal(SCALE)
     >>> error = (Decimal(his[1]) + Decimal(los[1])) / exact - 1
     >>> abs(error) < 2 ** -57                # math.exp: up to 2**-53
@@ -191,7 +208,8 @@ def reciprocal(hi, lo):
     >>> r_hi, r_lo = reciprocal(3.0, 0.0)
     >>> r_hi, r_hi + r_lo                    # 26 bits, then the float 1 / 3
     (0.3333333358168602, 0.3333333333333333)
-    >>> error = Decimal(r_hi) + Decimal(r_lo) - Decimal(1) / 3
+    >>> from fractions import Fraction
+    >>> error = Fraction(r_hi) + Fraction(r_lo) - Fraction(1, 3)
     >>> abs(error) < 2 ** -80                # 1 / 3 as one float: ~2**-55
     True
     """
@@ -245,11 +263,6 @@ def softmax_compensated(x, axis=-1):
       ...
     ValueError: softmax_compensated: x is all -inf; every query needs at least one key it may see
     """
-    # The quick path for one row of floats, as in softmax (see there).
-    if type(axis) is int and axis == -1 and _is_row_of_floats(x):
-        try:
-            return softmax_compensated_row(x)
-        except ValueError:
-            pass
-    return _validate.along_axis("softmax_compensated", "x",
-                                softmax_compensated_row, x, axis)
+    # One row of floats, the common case, goes straight to the row function.
+    return _validate.quick_along_axis("softmax_compensated", "x",
+                                      softmax_compensated_row, x, axis)
