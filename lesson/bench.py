@@ -97,11 +97,11 @@ def accuracy_corpus(seed=20261130):
 
 
 ADVERSARIAL = {
-    "long": "thousands of scores",
-    "wide": "spread over hundreds",
+    "long": "1,000 and 4,000 scores",
+    "wide": "spread 200 to 740",
     "ties": "many ties",
     "masked": "most keys -inf",
-    "subnormal": "subnormal weights",
+    "subnormal": "weights below 2**-1022",
     "far": "fine bits far below the top",
 }
 
