@@ -1,6 +1,8 @@
 """Benchmarks: how accurate and how fast the lesson's softmax is.
 
-python -m lesson bench accuracy    error in ulps against a 60-digit reference
+python -m lesson bench accuracy    error in ulps against a 60-digit reference,
+                                   on random rows and on adversarial ones, and
+                                   what softmax_compensated costs over softmax
 python -m lesson bench speed       softmax against the bare recipe, seconds
                                    per call, and how time grows
 
@@ -20,6 +22,7 @@ one: 1 ulp of error is the best a float result can promise in general.
 import importlib
 import math
 import random
+import time
 import timeit
 from decimal import Decimal, localcontext
 
@@ -93,6 +96,46 @@ def accuracy_corpus(seed=20261130):
     return corpus
 
 
+ADVERSARIAL = {
+    "long": "1,000 and 4,000 scores",
+    "wide": "spread 200 to 740",
+    "ties": "many ties",
+    "masked": "most keys -inf",
+    "subnormal": "weights below 2**-1022",
+    "far": "fine bits far below the top",
+}
+
+
+def adversarial_corpus(seed=20261202):
+    """A fixed corpus of (kind, row): rows chosen to cost a softmax its digits.
+
+    One kind of row for each key of ADVERSARIAL.
+
+    >>> corpus = adversarial_corpus()
+    >>> sorted({kind for kind, _ in corpus}) == sorted(ADVERSARIAL)
+    True
+    >>> max(len(row) for _, row in corpus)
+    4000
+    """
+    rng = random.Random(seed)
+    corpus = [("long", [rng.gauss(0, 5) for _ in range(n)]) for n in (1000, 4000)]
+    for width in (200.0, 500.0, 740.0):
+        centre = rng.uniform(-500, 500)
+        corpus.append(("wide", [centre + width * (rng.random() - 0.5) for _ in range(500)]))
+    levels = [rng.uniform(-20, 20) for _ in range(4)]
+    corpus += [("ties", [rng.choice(levels) for _ in range(1000)]),
+               ("ties", [7.25] * 1024),                       # 2**-10 each, exactly
+               ("ties", [0.0, 0.0, 0.0, -math.log(3.0)])]     # 0.3, 0.3, 0.3 and 0.1
+    corpus += [("masked", [rng.gauss(0, 10) if rng.random() < 0.2 else -math.inf
+                           for _ in range(500)] + [3.0]),
+               ("masked", [-math.inf] * 99 + [-123.456])]
+    corpus += [("subnormal", [0.0] + [-708.0 - 37.5 * rng.random() for _ in range(300)]),
+               ("subnormal", [0.5, 0.25] + [-700.0 - i * 0.125 for i in range(360)])]
+    corpus += [("far", [0.1] + [0.1 - 100.0 - i / 7 for i in range(400)]),
+               ("far", [1e6 + 0.1] + [1e6 - rng.uniform(1, 600) for _ in range(400)])]
+    return corpus
+
+
 def _installed(module):
     """An optional module (NumPy, SciPy), or None if it is not installed."""
     try:
@@ -125,9 +168,12 @@ def softmax_methods(optional=True):
 def accuracy(corpus=None, methods=None):
     """Measure each method on the corpus against the exact softmax.
 
-    Returns {name: {"max": ulps, "mean": ulps, "failed": rows,
-    "by_spread": {spread: max ulps}}}.  A method that raises on a row (the
-    naive one overflows) counts that row as failed, not as an error of 0.
+    The corpus is a list of (group, row): the group is the spread of a
+    random row, or the kind of an adversarial one.  Returns {name: {"max":
+    ulps, "mean": ulps, "failed": rows, "by_group": {group: max ulps}}}.
+    A method that raises on a row (the naive one overflows) counts that row
+    as failed, not as an error of 0 (and one that fails on every row has a
+    max and mean of nan).
 
     >>> corpus = [(1.0, [0.1, -0.9]), (0.0, [1000.0, 1000.0])]
     >>> report = accuracy(corpus, {"naive": naive_softmax})
@@ -139,8 +185,8 @@ def accuracy(corpus=None, methods=None):
     exact = [exact_softmax(row) for _, row in corpus]
     report = {}
     for name, method in methods.items():
-        errors, failed, by_spread = [], 0, {}
-        for (spread, row), truth in zip(corpus, exact):
+        errors, failed, by_group = [], 0, {}
+        for (group, row), truth in zip(corpus, exact):
             try:
                 weights = method(row)
             except (OverflowError, ValueError):
@@ -148,54 +194,82 @@ def accuracy(corpus=None, methods=None):
                 continue
             row_errors = [ulp_error(w, t) for w, t in zip(weights, truth)]
             errors += row_errors
-            by_spread[spread] = max(by_spread.get(spread, 0.0), max(row_errors))
-        report[name] = {"max": max(errors), "mean": math.fsum(errors) / len(errors),
-                        "failed": failed, "by_spread": by_spread}
+            by_group[group] = max(by_group.get(group, 0.0), max(row_errors))
+        mean = math.fsum(errors) / len(errors) if errors else math.nan
+        report[name] = {"max": max(errors, default=math.nan), "mean": mean,
+                        "failed": failed, "by_group": by_group}
     return report
 
 
-def print_accuracy(corpus=None, optional=True):
-    """Print the accuracy report: overall, then by the spread of the scores.
+def print_accuracy(corpus=None, adversarial=None, optional=True,
+                   ratio_sizes=(3, 100, 1000)):
+    """Print the accuracy on both corpora, the largest error by group, the cost.
 
     >>> print_accuracy([(1.0, [0.1, -0.9]), (0.0, [1000.0, 1000.0])],
-    ...                optional=False)                  # doctest: +ELLIPSIS
-    Accuracy of softmax against a 60-digit reference: 2 rows, 4 weights
-    method                         max ulp  mean ulp  rows failed
-    softmax ...0
-    softmax_compensated ...0
-    naive_softmax ...1
+    ...                [("ties", [2.0, 2.0]), ("far", [0.1, -99.9])],
+    ...                optional=False, ratio_sizes=())   # doctest: +ELLIPSIS
+    Accuracy of softmax against a 60-digit reference, in ulps
+    random rows: 2 rows, 4 weights; adversarial rows: 2 rows, 4 weights
+                                        random rows    adversarial rows
+    method                        max ulp  mean ulp   max ulp  mean ulp  rows failed
+    softmax                          0.20     0.077     42.83    10.708            0
+    softmax_compensated              0.20     0.077      0.17     0.042            0
+    naive_softmax                    0.20     0.153      0.17     0.042            1
     ...
     """
     corpus = accuracy_corpus() if corpus is None else corpus
-    report = accuracy(corpus, softmax_methods(optional))
-    weights = sum(len(row) for _, row in corpus)
-    print(f"Accuracy of softmax against a 60-digit reference: {len(corpus)} rows, "
-          f"{weights} weights")
-    print(f"{'method':28} {'max ulp':>9} {'mean ulp':>9} {'rows failed':>12}")
-    for name, r in report.items():
-        print(f"{name:28} {r['max']:9.2f} {r['mean']:9.3f} {r['failed']:12d}")
-    print()
-    print("Largest error (ulp) by the spread of the row's scores:")
+    adversarial = adversarial_corpus() if adversarial is None else adversarial
+    methods = softmax_methods(optional)
+    random_rows, hard_rows = accuracy(corpus, methods), accuracy(adversarial, methods)
+    print("Accuracy of softmax against a 60-digit reference, in ulps")
+    print(f"random rows: {len(corpus)} rows, {sum(len(r) for _, r in corpus)} weights; "
+          f"adversarial rows: {len(adversarial)} rows, "
+          f"{sum(len(r) for _, r in adversarial)} weights")
+    print(f"{'':28}{'random rows':>19}{'adversarial rows':>20}")
+    print(f"{'method':28} {'max ulp':>8} {'mean ulp':>9} {'max ulp':>9} {'mean ulp':>9}"
+          f" {'rows failed':>12}")
+    for name in methods:
+        a, b = random_rows[name], hard_rows[name]
+        print(f"{name:28} {a['max']:8.2f} {a['mean']:9.3f} {b['max']:9.2f} {b['mean']:9.3f}"
+              f" {a['failed'] + b['failed']:12d}")
     spreads = sorted({spread for spread, _ in corpus if spread in SPREADS})
-    print(f"{'method':28}" + "".join(f"{s:>9g}" for s in spreads))
+    _print_by_group("Largest error (ulp) on random rows, by the spread of the scores:",
+                    random_rows, spreads, [f"{s:g}" for s in spreads])
+    kinds = [kind for kind in ADVERSARIAL if any(k == kind for k, _ in adversarial)]
+    _print_by_group("Largest error (ulp) on adversarial rows, by kind:",
+                    hard_rows, kinds, kinds)
+    for kind in kinds:
+        print(f"  {kind:10} {ADVERSARIAL[kind]}")
+    if ratio_sizes:
+        print()
+        print_cost(ratio_sizes)
+
+
+def _print_by_group(title, report, groups, headings):
+    """One line per method: its largest error in each group."""
+    print()
+    print(title)
+    print(f"{'method':28}" + "".join(f"{h:>10}" for h in headings))
     for name, r in report.items():
-        print(f"{name:28}" + "".join(f"{r['by_spread'].get(s, math.nan):9.2f}"
-                                     for s in spreads))
+        print(f"{name:28}" + "".join(f"{r['by_group'].get(g, math.nan):10.2f}"
+                                     for g in groups))
 
 
 # --- Speed ------------------------------------------------------------------
 
-def seconds_per_call(call, budget=0.5, repeats=3):
+def seconds_per_call(call, budget=0.5, repeats=3, timer=timeit.default_timer):
     """Best time of one call: batches of calls, each about budget / 10 long.
 
     The best of ``repeats`` batches, and of the batch that set their size;
     a call slower than the whole budget is repeated only as the budget
-    allows, at least once.
+    allows, at least once.  ``timer=time.process_time`` counts this
+    process's CPU time only, which other work on a busy machine does not
+    inflate.
 
     >>> 0 < seconds_per_call(lambda: sum(range(100)), budget=0.01) < 1
     True
     """
-    timer = timeit.Timer(call)
+    timer = timeit.Timer(call, timer=timer)
     number, elapsed = _batch(timer, budget / 10)
     repeats = max(1, min(repeats, int(budget / elapsed)))
     return min([elapsed] + timer.repeat(repeat=repeats, number=number)) / number
@@ -225,23 +299,25 @@ def recipe_softmax(scores):
     return [e / total for e in exps]
 
 
-def speed_ratios(sizes=(3, 1000), budget=0.5, rounds=25, seed=1):
-    """softmax's time over the bare recipe's on one row: [(size, ratio, times)].
+def paired_ratios(method, baseline, sizes, budget=0.5, rounds=25, seed=1):
+    """Time of one softmax over another's on one row: [(size, ratio, times)].
 
-    Short batches of the two take turns on the same row of floats,
-    ``rounds`` times, and each keeps its best batch: on a busy machine both
-    meet the same quiet moments.  ``times`` is {"softmax": seconds,
-    "recipe": seconds} per call.
+    method and baseline are (name, function).  Short batches of the two take
+    turns on the same row of floats, ``rounds`` times, and each keeps its
+    best batch: on a busy machine both meet the same quiet moments.  They
+    are timed in this process's CPU time, which other work on the machine
+    does not count in.  ``times`` is {name: seconds per call}.
 
-    >>> [(n, ratio > 0) for n, ratio, _ in speed_ratios((3,), 0.001, rounds=1)]
+    >>> [(n, ratio > 0) for n, ratio, _ in paired_ratios(
+    ...     ("softmax", softmax), ("recipe", recipe_softmax), (3,), 0.001, rounds=1)]
     [(3, True)]
     """
     rng = random.Random(seed)
     results = []
     for n in sizes:
         row = [rng.gauss(0, 3) for _ in range(n)]
-        timers = {"softmax": timeit.Timer(lambda: softmax(row)),
-                  "recipe": timeit.Timer(lambda: recipe_softmax(row))}
+        timers = {name: timeit.Timer(lambda f=f: f(row), timer=time.process_time)
+                  for name, f in (method, baseline)}
         numbers = {name: _batch(timer, budget / (2 * rounds))[0]
                    for name, timer in timers.items()}
         best = {name: math.inf for name in timers}
@@ -249,11 +325,47 @@ def speed_ratios(sizes=(3, 1000), budget=0.5, rounds=25, seed=1):
             for name, timer in timers.items():
                 seconds = timer.timeit(numbers[name]) / numbers[name]
                 best[name] = min(best[name], seconds)
-        results.append((n, best["softmax"] / best["recipe"], best))
+        results.append((n, best[method[0]] / best[baseline[0]], best))
     return results
 
 
-def speed_rows(sizes=(3, 10, 1000, 100000), budget=0.5, optional=True, seed=1):
+def speed_ratios(sizes=(3, 1000), budget=0.5, rounds=25, seed=1):
+    """softmax's time over the bare recipe's: what the checks cost.
+
+    >>> [(n, sorted(times)) for n, _, times in speed_ratios((3,), 0.001, rounds=1)]
+    [(3, ['recipe', 'softmax'])]
+    """
+    return paired_ratios(("softmax", softmax), ("recipe", recipe_softmax),
+                         sizes, budget, rounds, seed)
+
+
+def cost_ratios(sizes=(3, 100, 1000), budget=0.5, rounds=25, seed=1):
+    """softmax_compensated's time over softmax's: what the last bits cost.
+
+    >>> [(n, sorted(times)) for n, _, times in cost_ratios((3,), 0.001, rounds=1)]
+    [(3, ['softmax', 'softmax_compensated'])]
+    """
+    return paired_ratios(("softmax_compensated", softmax_compensated),
+                         ("softmax", softmax), sizes, budget, rounds, seed)
+
+
+def print_cost(sizes=(3, 100, 1000), budget=0.5):
+    """Print softmax_compensated's time over softmax's at each length.
+
+    >>> print_cost((3,), 0.001)                      # doctest: +ELLIPSIS
+    softmax_compensated over softmax (paired runs, best CPU time of each):
+      length  softmax_compensated       softmax     ratio
+           3 ...x
+    """
+    print("softmax_compensated over softmax (paired runs, best CPU time of each):")
+    print(f"{'length':>8}{'softmax_compensated':>21}{'softmax':>14}{'ratio':>10}")
+    for n, ratio, times in cost_ratios(sizes, budget):
+        print(f"{n:>8}{format_seconds(times['softmax_compensated']):>21}"
+              f"{format_seconds(times['softmax']):>14}{ratio:>9.2f}x")
+
+
+def speed_rows(sizes=(3, 10, 1000, 100000), budget=0.5, optional=True, seed=1,
+               timer=timeit.default_timer):
     """Seconds per softmax call on one row of each size: [(size, {name: s})].
 
     >>> [(n, sorted(times)) for n, times in speed_rows((3,), 0.01, optional=False)]
@@ -266,7 +378,8 @@ def speed_rows(sizes=(3, 10, 1000, 100000), budget=0.5, optional=True, seed=1):
     results = []
     for n in sizes:
         row = [rng.gauss(0, 3) for _ in range(n)]
-        results.append((n, {name: seconds_per_call(lambda f=f: f(row), budget)
+        results.append((n, {name: seconds_per_call(lambda f=f: f(row), budget,
+                                                   timer=timer)
                             for name, f in methods.items()}))
     return results
 

@@ -101,16 +101,8 @@ def softmax(x, axis=-1):
       ...
     ValueError: softmax: x[1] is nan; scores must be finite or -inf
     """
-    # One row of floats, the common case, needs only the checks softmax_row
-    # makes as it computes (no nan, no inf, not all -inf), so it costs little
-    # more than the math.  Anything else, and any error, takes the full check,
-    # which says what is wrong and where.
-    if type(axis) is int and axis == -1 and _is_row_of_floats(x):
-        try:
-            return softmax_row(x)
-        except ValueError:
-            pass
-    return _validate.along_axis("softmax", "x", softmax_row, x, axis)
+    # One row of floats, the common case, goes straight to softmax_row.
+    return _validate.quick_along_axis("softmax", "x", softmax_row, x, axis)
 
 
 # --8<-- [start:naive_softmax_row]
@@ -265,20 +257,6 @@ def softmax_table(scores):
 
 
 # === Private utilities ===
-
-def _is_row_of_floats(x):
-    """True if x is a plain list of floats: softmax's quick path can take it.
-
-    Anything else (ints, tuples, nesting, junk) takes the checked path,
-    which accepts what it should and explains what it does not.
-    """
-    if type(x) is not list:
-        return False
-    for s in x:
-        if type(s) is not float:
-            return False
-    return True
-
 
 def _naive_row(row, line, shape):
     """naive_softmax_row of one checked row, its failures named and explained."""

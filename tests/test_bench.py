@@ -16,13 +16,34 @@ def test_accuracy_corpus_is_fixed_and_covers_the_issue():
     assert {spread for spread, _ in a} >= set(bench.SPREADS)
 
 
-def test_accuracy_report_has_every_method(capsys, monkeypatch):
+def test_adversarial_corpus_has_every_kind_the_issue_names():
+    corpus = bench.adversarial_corpus()
+    assert corpus == bench.adversarial_corpus()
+    kinds = {kind: [row for k, row in corpus if k == kind] for kind in bench.ADVERSARIAL}
+    assert max(len(row) for row in kinds["long"]) >= 1000
+    assert all(max(row) - min(row) >= 100 for row in kinds["wide"])
+    assert all(len(set(row)) < len(row) for row in kinds["ties"])
+    assert any(len(row) >= 1000 and len(set(row)) <= 4 for row in kinds["ties"])
+    assert all(row.count(-math.inf) >= len(row) // 2 for row in kinds["masked"])
+    for row in kinds["subnormal"]:
+        assert any(0 < w < 2.0 ** -1022 for w in bench.exact_softmax(row))
+
+
+def test_accuracy_report_has_every_method_and_the_cost(capsys, monkeypatch):
     short = bench.accuracy_corpus()[:12]          # the whole corpus takes a second
+    hard = [(kind, row[-50:]) for kind, row in bench.adversarial_corpus()]
     monkeypatch.setattr(bench, "accuracy_corpus", lambda: short)
+    monkeypatch.setattr(bench, "adversarial_corpus", lambda: hard)
+    quick = bench.cost_ratios
+    monkeypatch.setattr(bench, "cost_ratios", lambda sizes, budget: quick(sizes, 0.001, 1))
     assert main(["bench", "accuracy"]) == 0
-    out = capsys.readouterr().out
+    lines = capsys.readouterr().out.splitlines()
     for name in ("softmax", "softmax_compensated", "naive_softmax"):
-        assert any(line.startswith(name + " ") for line in out.splitlines())
+        assert any(line.startswith(name + " ") for line in lines)
+    assert "random rows" in lines[2] and "adversarial rows" in lines[2]
+    assert any(line.startswith("Largest error (ulp) on adversarial rows") for line in lines)
+    assert [line.split()[0] for line in lines[-3:]] == ["3", "100", "1000"]
+    assert all(line.endswith("x") for line in lines[-3:])
 
 
 def test_speed_rows_and_attention_give_positive_times():

@@ -1,9 +1,13 @@
 """The precision page's figures: accuracy measured at build time, speed read from a file.
 
-    {{ accuracy }}             the accuracy benchmark's summary, measured now
-    {{ accuracy_by_spread }}   its largest error by the spread of the scores
-    {{ speed }}                softmax per call at growing lengths, from speed.json
-                               (written by ``python -m lesson_docs.measure_speed``)
+    {{ accuracy }}                        the accuracy on the random rows, measured now
+    {{ accuracy adversarial }}            the same on the adversarial rows
+    {{ accuracy_by_spread }}              the largest error by the spread of the scores
+    {{ accuracy_by_spread adversarial }}  the largest error by the kind of adversarial row
+    {{ speed }}                           softmax per call at growing lengths, from speed.json
+    {{ speed cost }}                      softmax_compensated's time over softmax's, from
+                                          speed.json (both written by
+                                          ``python -m lesson_docs.measure_speed``)
 """
 
 import functools
@@ -13,58 +17,84 @@ import math
 from lesson import bench
 
 from . import measure_speed
-from .markdown_text import markdown_table
+from .markdown_text import compact, markdown_table
+
+CORPORA = {"random": bench.accuracy_corpus, "adversarial": bench.adversarial_corpus}
 
 
 @functools.lru_cache(maxsize=None)
-def _accuracy():
-    corpus = bench.accuracy_corpus()
+def _accuracy(rows):
+    corpus = CORPORA[rows]()
     return corpus, bench.accuracy(corpus, bench.softmax_methods(optional=False))
 
 
-def accuracy():
-    """The accuracy benchmark's summary, measured now."""
-    corpus, report = _accuracy()
-    rows = [("method", "largest error (ulp)", "mean error (ulp)", "rows it failed on")]
+def accuracy(rows="random"):
+    """The accuracy benchmark's summary on one corpus, measured now."""
+    corpus, report = _accuracy(rows)
+    table = [("method", "largest error (ulp)", "mean error (ulp)", "rows it failed on")]
     for name, r in report.items():
-        rows.append((f"`{name}`", f"{r['max']:.2f}", f"{r['mean']:.3f}", str(r["failed"])))
+        table.append((f"`{name}`", f"{r['max']:.2f}", f"{r['mean']:.3f}", str(r["failed"])))
     weights = sum(len(row) for _, row in corpus)
-    return (markdown_table(rows) + f"\n\n{len(corpus)} rows, {weights} weights, "
+    return (markdown_table(table) + f"\n\n{len(corpus)} {rows} rows, {weights:,} weights, "
             f"measured when this page was built.\n{{ .lesson-table-caption }}")
 
 
-def accuracy_by_spread():
-    """Largest error by the spread of the scores, measured now."""
-    _, report = _accuracy()
-    rows = [("spread of the scores",) + tuple(f"`{name}`" for name in report)]
-    for spread in bench.SPREADS:
-        rows.append((f"{spread:g}",) + tuple(f"{r['by_spread'][spread]:.2f}"
-                                             for r in report.values()))
-    return markdown_table(rows)
+def accuracy_by_spread(rows="random"):
+    """Largest error by the spread of the scores, or by the kind of row, measured now."""
+    _, report = _accuracy(rows)
+    if rows == "random":
+        groups = [(spread, f"{spread:g}") for spread in bench.SPREADS]
+        heading = "spread of the scores"
+    else:
+        groups = [(kind, about) for kind, about in bench.ADVERSARIAL.items()]
+        heading = "kind of row"
+    table = [(heading,) + tuple(f"`{name}`" for name in report)]
+    for group, label in groups:
+        table.append((label,) + tuple(f"{r['by_group'].get(group, math.nan):.2f}"
+                                      for r in report.values()))
+    return compact(markdown_table(table))
 
 
-def speed():
-    """softmax per call at growing lengths, as measured by measure_speed.py.
+def speed(what="seconds"):
+    """softmax per call at growing lengths, or what the compensated one costs.
 
-    The figures are read from ``speed.json``, not timed during the build, so
-    the page says the same at every build and says where they were taken.
+    The figures are read from ``speed.json``, as measured by measure_speed.py,
+    not timed during the build, so the page says the same at every build and
+    says where they were taken.
     """
     measured = json.loads(measure_speed.FIGURES.read_text(encoding="utf-8"))
-    names = list(measured["seconds_per_call"][0]["seconds"])
-    # One method a row and one length a column, with the unit said once, so
-    # five methods and four lengths fit a phone.
-    lengths = measured["seconds_per_call"]
-    rows = [("µs per call, by scores in the row",) + tuple(f"{row['scores']:,}" for row in lengths)]
-    for name in names:
-        rows.append((f"`{name}`",) + tuple(microseconds(row["seconds"][name]) for row in lengths))
+    table, how = cost_table(measured) if what == "cost" else seconds_table(measured)
     machine = measured["machine"]
     libraries = "".join(f", {name} {version}" for name, version in measured["libraries"].items())
-    return (markdown_table(rows) + "\n\nTime per call in microseconds (µs), best of three. "
-            f"Measured on {measured['taken'][:10]} on a {machine['cores']}-core "
+    return (f"{table}\n\n{how} Measured on {measured['taken'][:10]} on a {machine['cores']}-core "
             f"{machine['cpu']} ({machine['system']}, Python {machine['python']}{libraries}, "
             f"load average {machine['load_average']:.1f}) with `{measured['command']}`; "
             "your machine will differ, the proportions less so.\n"
             "{ .lesson-table-caption }")
+
+
+def seconds_table(measured):
+    """(table, how): seconds per call, one method a row and one length a column.
+
+    With the unit said once, five methods and four lengths fit a phone.
+    """
+    names = list(measured["seconds_per_call"][0]["seconds"])
+    lengths = measured["seconds_per_call"]
+    rows = [("µs per call, by scores in the row",) + tuple(f"{row['scores']:,}" for row in lengths)]
+    for name in names:
+        rows.append((f"`{name}`",) + tuple(microseconds(row["seconds"][name]) for row in lengths))
+    return markdown_table(rows), ("Time per call in microseconds (µs), best of three, "
+                                  f"in {measured['clock']}.")
+
+
+def cost_table(measured):
+    """(table, how): softmax_compensated's time over softmax's, by scores in the row."""
+    ratios = measured["cost_ratios"]
+    rows = [("scores in the row",) + tuple(f"{row['scores']:,}" for row in ratios),
+            ("`softmax_compensated` / `softmax`",) + tuple(f"{row['ratio']:.2f}×"
+                                                        for row in ratios)]
+    return markdown_table(rows), ("The two take turns on the same row, and each keeps "
+                                  "its best CPU time (`lesson.bench.cost_ratios`).")
 
 
 def microseconds(seconds):
