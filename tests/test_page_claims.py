@@ -19,7 +19,7 @@ import pytest
 
 import lesson
 from lesson import example
-from lesson_docs import markdown_text, questions, why_scaling, why_softmax  # the site build's
+from lesson_docs import explorer, markdown_text, questions, why_scaling, why_softmax  # the site build's
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -40,6 +40,9 @@ ZEROED = re.compile(rf"softmax gives ({LIST}), and zeroing the second leaves ({L
 MATRIX = rf"\[\s*{LIST}(?:\s*,\s*{LIST})*\s*\]"
 ROW_SUMS = re.compile(rf"attention\(Q, K, V\) with Q = ({MATRIX}), K = ({MATRIX}): the rows "
                       rf"sum to ((?:{NUMBER})(?:, (?:{NUMBER}))*), the whole matrix to ({NUMBER})")
+# The explorer's matrix (lesson_docs.explorer's Q, K, V) under the causal mask.
+CAUSAL_ROWS = re.compile(rf"With the causal mask the rows sum to ((?:{NUMBER})(?:, (?:{NUMBER}))*): "
+                         rf"({NUMBER}) in all")
 SCALING = re.compile(rf"With dk = (\d+): largest weight ({NUMBER}) unscaled, ({NUMBER}) scaled")
 
 
@@ -124,6 +127,12 @@ def named_claims(text, where):
         _, A = lesson.attention(rows, keys, keys)
         check_list(sums, [math.fsum(row) for row in A], f"{where}: the rows' sums")
         assert agrees(total, math.fsum(map(math.fsum, A))), f"{where}: the whole matrix"
+        count += 1
+    for sums, total in CAUSAL_ROWS.findall(text):
+        Q, K, V = explorer.Q, explorer.K, explorer.V
+        _, A = lesson.attention(Q, K, V, mask=lesson.causal_mask(len(Q), len(K)))
+        check_list(sums, [math.fsum(row) for row in A], f"{where}: the causal rows' sums")
+        assert agrees(total, math.fsum(map(math.fsum, A))), f"{where}: the causal matrix"
         count += 1
     for d_k, raw, scaled in SCALING.findall(text):
         [row] = [r for r in why_scaling.scaling_experiment() if r["d_k"] == int(d_k)]
