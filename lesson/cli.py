@@ -340,8 +340,13 @@ def _usage_error(command, message):
 
 
 def _autograder_gradescope(args):
-    return _reaping(args, _gradescope_zip, args.zip, args.time_limit,
-                    formats.points(args.points), args.numpy_wheels)
+    from lesson.grader import bundle
+    pythons = _reaping(args, bundle.make_gradescope_zip, args.zip, args.time_limit,
+                       formats.points(args.points), args.numpy_wheels)
+    print(f"Wrote {printable(args.zip)}, with NumPy for Python {', '.join(pythons)}. "
+          f"Upload it on the Gradescope assignment's Configure Autograder page; its "
+          f"README.md says how.")
+    return 0
 
 
 def _autograder_exercism(args):
@@ -364,39 +369,6 @@ def _reaping(args, run, *arguments, **keywords):
         return run(*arguments, **keywords)
     finally:
         process.reap_all()
-
-
-def _gradescope_zip(path, time_limit, points, numpy_folder):
-    """autograder gradescope OUT.zip: NumPy's wheels downloaded (or taken from
-    --numpy-wheels DIR), then the zip written."""
-    import glob
-    import tempfile
-    from lesson.grader import bundle
-    with tempfile.TemporaryDirectory() as scratch:
-        if numpy_folder is None:
-            try:
-                wheels = bundle.numpy_wheels(scratch)
-            except RuntimeError as error:
-                raise ValueError(f"{error}: connect to the network once (pip keeps them), "
-                                 f"or give --numpy-wheels DIR") from None
-        else:
-            wheels = sorted(glob.glob(os.path.join(glob.escape(numpy_folder), "numpy-*.whl")))
-            if not wheels:
-                raise ValueError(f"--numpy-wheels {printable(numpy_folder)}: no numpy-*.whl there")
-        try:
-            bundle.write_gradescope_zip(path, time_limit, points, wheels)
-        except OSError as error:
-            raise ValueError(f"cannot write {printable(path)}: {error.strerror}") from None
-    print(f"Wrote {printable(path)}, with NumPy for Python "
-          f"{', '.join(_wheel_pythons(wheels))}. Upload it on the Gradescope assignment's "
-          f"Configure Autograder page; its README.md says how.")
-    return 0
-
-
-def _wheel_pythons(wheels):
-    """The Pythons NumPy's wheels are for: 'numpy-2.2.6-cp310-...' -> '3.10'."""
-    tags = [os.path.basename(w).split("-")[2] for w in wheels]
-    return [f"{t[2]}.{t[3:]}" if t.startswith("cp") else t for t in tags]
 
 
 def main(argv=None):

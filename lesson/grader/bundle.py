@@ -1,6 +1,7 @@
 """What the grading platforms run: Gradescope's autograder zip, Exercism's
 run.sh contract and PrairieLearn's entrypoint.
 
+make_gradescope_zip(path)           NumPy's wheels fetched, then the zip written
 write_gradescope_zip(path)          the zip a teacher uploads to Gradescope
 run_gradescope(root)                what the zip's run_autograder runs, per submission
 run_exercism(slug, input_dir, output_dir)   Exercism's run.sh: results.json, exit 0
@@ -82,6 +83,31 @@ def write_gradescope_zip(path, time_limit=None, points=None, numpy=()):
             archive.writestr(info, data)
 
 
+def make_gradescope_zip(path, time_limit=None, points=None, numpy_folder=None):
+    """``autograder gradescope OUT.zip``: NumPy's wheels downloaded (or taken
+    from ``numpy_folder``, --numpy-wheels DIR), then the zip written; the
+    Pythons its NumPy is for.  A ValueError in one line when it cannot."""
+    import glob
+    import tempfile
+    from lesson.grader.report import printable
+    with tempfile.TemporaryDirectory() as scratch:
+        if numpy_folder is None:
+            try:
+                wheels = numpy_wheels(scratch)
+            except RuntimeError as error:
+                raise ValueError(f"{error}: connect to the network once (pip keeps them), "
+                                 f"or give --numpy-wheels DIR") from None
+        else:
+            wheels = sorted(glob.glob(os.path.join(glob.escape(numpy_folder), "numpy-*.whl")))
+            if not wheels:
+                raise ValueError(f"--numpy-wheels {printable(numpy_folder)}: no numpy-*.whl there")
+        try:
+            write_gradescope_zip(path, time_limit, points, wheels)
+        except OSError as error:
+            raise ValueError(f"cannot write {printable(path)}: {error.strerror}") from None
+    return _wheel_pythons(wheels)
+
+
 def run_gradescope(root=None, time_limit=None, points=None):
     """Grade ROOT/submission (ROOT: /autograder); write ROOT/results/results.json.
 
@@ -118,6 +144,12 @@ def numpy_wheels(folder, pythons=tuple(GRADESCOPE_IMAGES.values())):
             raise RuntimeError(f"could not download {NUMPY} for Python {version} ({said})")
     return sorted(os.path.join(folder, name) for name in os.listdir(folder)
                   if name.startswith("numpy-") and name.endswith(".whl"))
+
+
+def _wheel_pythons(wheels):
+    """The Pythons NumPy's wheels are for: 'numpy-2.2.6-cp310-...' -> '3.10'."""
+    tags = [os.path.basename(w).split("-")[2] for w in wheels]
+    return [f"{t[2]}.{t[3:]}" if t.startswith("cp") else t for t in tags]
 
 
 def _readme(wheel_name, points, numpy):
