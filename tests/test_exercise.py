@@ -4,22 +4,20 @@ Every learner file this module needs from the corpus (tests/learner_corpus)
 is checked once, through the real command line (``python -m lesson check``)
 and the corpus's harness (tests/corpus.py), all at the same time: the slow
 ones (files that hang) overlap, so the module stays quick.  Tests then read
-the JSON results and reports, not re-parse them line by line.
+the JSON results and reports, not re-parse them line by line.  The judge's
+rules, on functions of the tests' own, are in test_judge.py; the checker's
+options and the starter in test_cli.py.
 """
 
 import concurrent.futures
 import json
-import math
-import subprocess
 import sys
 
 import pytest
 
 from corpus import check, leftovers
 
-import lesson
-from lesson.grader import contract, harness, judge
-from lesson.cli import main
+from lesson.grader import contract
 
 from conftest import SAMPLES      # tests/learner_corpus and the site's samples
 FAST = "0.5"                                  # seconds per check in the tests that hang
@@ -85,109 +83,6 @@ def passing(entry):
 
 def closing_line(text):
     return text.rstrip("\n").splitlines()[-1]
-
-
-def call_check(function, check):
-    """Call a function on a check's input in this process, as a worker does."""
-    return harness.call(function, check.args, check.kwargs)
-
-
-# --- One source of truth: the lesson's own code passes its own checks -------
-
-@pytest.mark.parametrize("check_", contract.CHECKS, ids=lambda c: f"{c.function}: {c.name}")
-def test_the_lessons_own_functions_pass_every_check(check_):
-    outcome = call_check(getattr(lesson, check_.function), check_)
-    passed, got, expected = judge.judge(check_, outcome)
-    assert passed, (got, expected)
-
-
-def test_checks_cover_the_contract():
-    names = {(c.function, c.kind) for c in contract.CHECKS}
-    assert {f for f, _ in names} == set(contract.FUNCTIONS)
-    assert ("softmax", "raises") in names and ("naive_softmax", "fails") in names
-    assert judge.expected(contract.CHECKS[0])[0] == 0.67          # the lesson's 0.670
-    assert next(c for c in contract.CHECKS if c.kind == "sums").total == 2.0
-
-
-def test_only_a_loud_failure_or_inf_nan_counts_as_failing():
-    fails = next(c for c in contract.CHECKS if c.kind == "fails")
-
-    def outcome(function):
-        return call_check(function, fails)
-    assert judge.judge(fails, outcome(lambda x: [math.exp(s) for s in x]))[0]
-    assert judge.judge(fails, outcome(lambda x: [math.nan, math.nan]))[0]
-    assert not judge.judge(fails, outcome(lambda x: undefined_name))[0]  # noqa: F821
-    for not_a_number in ("TODO", (s for s in [1.0]), [json]):
-        assert not judge.judge(fails, outcome(lambda x: not_a_number))[0]
-    assert not judge.judge(fails, outcome(lambda x: [0.5, 0.5]))[0]
-
-
-def test_a_value_error_subclass_is_a_value_error():
-    raises = next(c for c in contract.CHECKS if c.kind == "raises")
-
-    class Masked(ValueError):
-        pass
-
-    def softmax(x, axis=-1):
-        raise Masked("no visible key")
-    assert judge.judge(raises, call_check(softmax, raises))[0]
-
-
-# --- Options ----------------------------------------------------------------------
-
-@pytest.mark.parametrize("limit", ["inf", "0", "-1", "nan", "abc"])
-def test_a_bad_time_limit_is_a_one_line_usage_error(limit):
-    code, out, err, _ = check("--time-limit", limit, str(SAMPLES / "correct_lists.py"))
-    assert code == 2 and out == "" and len(err.splitlines()) == 1
-    assert err.startswith("python -m lesson check: error: argument --time-limit")
-
-
-def test_help_documents_batch_mode_and_json():
-    result = subprocess.run([sys.executable, "-m", "lesson", "check", "--help"],
-                            capture_output=True, text=True)
-    assert "--json" in result.stdout and "folder" in result.stdout
-    assert f"default: {contract.TIME_LIMIT:g}" in result.stdout
-
-
-def test_check_of_a_missing_file_is_one_line(capsys):
-    assert main(["check", "no/such/file.py"]) == 2
-    assert capsys.readouterr().err.strip() == "python -m lesson check: error: no file no/such/file.py"
-
-
-# --- Starter ------------------------------------------------------------------------
-
-def test_untouched_starter_is_not_done_yet(tmp_path, monkeypatch, capsys):
-    monkeypatch.chdir(tmp_path)
-    assert main(["starter"]) == 0
-    assert (tmp_path / "softmax_exercise.py").exists()
-    capsys.readouterr()
-    assert main(["check", "softmax_exercise.py"]) == 1
-    out = capsys.readouterr().out
-    assert out.count("not done yet") == len(contract.CHECKS)
-    assert out.splitlines()[-1] == f"0 passed, {len(contract.CHECKS)} failed"
-
-
-def test_starter_never_overwrites(tmp_path, capsys):
-    path = tmp_path / "mine.py"
-    path.write_text("# my work\n")
-    assert main(["starter", str(path)]) == 1
-    assert path.read_text() == "# my work\n"
-    assert "already exists" in capsys.readouterr().err
-
-
-def test_starter_into_a_missing_folder_is_one_line(tmp_path, capsys):
-    assert main(["starter", str(tmp_path / "no" / "such" / "ex.py")]) == 2
-    assert capsys.readouterr().err.count("\n") == 1
-
-
-def test_starter_holds_the_four_stubs_and_their_contracts(tmp_path):
-    path = tmp_path / "ex.py"
-    contract.write_starter(str(path))
-    text = path.read_text()
-    for name in contract.FUNCTIONS:
-        assert f"def {name}(" in text
-    assert "python -m lesson check ex.py" in text
-    compile(text, str(path), "exec")
 
 
 # --- Learners' files, checked through the command line ------------------------
