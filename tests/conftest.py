@@ -42,8 +42,8 @@ settings.load_profile("lesson")
 # file's total time in `pytest --durations=0` (2026-12-02, 2 cores); look
 # again when a file grows.
 WHOLE_FILES = ["test_runner_browser.py", "test_learner_corpus.py", "test_exercise.py",
-               "test_hostile_class.py", "test_formats.py", "test_bundle.py",
-               "test_mistakes.py", "test_precision.py", "test_layouts.py",
+               "test_report.py", "test_hostile_class.py", "test_formats.py",
+               "test_bundle.py", "test_mistakes.py", "test_precision.py", "test_layouts.py",
                "test_report_agreement.py", "test_explorer.py"]
 COSTLIEST_FIRST = WHOLE_FILES + [
     "test_browser.py", "test_quiz.py", "test_accessibility.py", "test_widget.py",
