@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from lesson.grader import contract
+from lesson.grader import contract, judge, report
 
 from test_exercise import FAST, checked, checked_at_once, closing_line, passing, statuses
 
@@ -99,3 +99,27 @@ def test_load_problems_are_one_clear_sentence(graded):
             assert words in entry["problem"] and entry["passed"] == 0, name
         assert closing_line(report) == f"0 passed, {len(contract.CHECKS)} failed"
     assert "line 5" in graded["nul_byte"][2]["problem"]
+
+
+# --- The report on a terminal ------------------------------------------------------
+
+def test_a_wrapped_report_keeps_every_word_under_its_own_text():
+    """Each record wrapped to a terminal's width: the same words in the same
+    order, no line wider than the terminal unless one word is, and each line
+    it goes on under its text (after the label), never under the label."""
+    raised = {"error": {"type": "OverflowError", "message": "math range error",
+                        "kinds": ["OverflowError", "ArithmeticError"], "line": 8,
+                        "where": "line 8", "code": "exps = [math.exp(s) for s in scores]"},
+              "stdout": "softmax got " + "[1000, 1000] " * 12}
+    outcomes = {index: raised for index in range(len(contract.CHECKS))}
+    load = {"status": "ok"}
+    result = {"file": "softmax_exercise.py", "load": load,
+              "checks": report.located(judge.results(load, outcomes), outcomes)}
+    for width in (40, 60, 80):
+        for record in report.records(result):
+            text, lines = report.line_text(record), report.wrapped([record], width)
+            assert " ".join(lines).split() == text.split(), (width, text)
+            column = " " * report.wrap_indent(record)
+            assert all(len(one) <= width or len(column + one.split()[-1]) > width
+                       for one in lines), (width, lines)                 # a word too long
+            assert all(one.startswith(column) and one[len(column)] != " " for one in lines[1:])
