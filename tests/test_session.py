@@ -149,6 +149,7 @@ def test_a_file_the_checker_fails_on_stops_the_run_with_exit_3(tmp_path, monkeyp
                         problem=problem)
         return dict(formats._example(), file=path)
     monkeypatch.setattr(process, "run", run)
+    monkeypatch.setattr(process, "STOPPING", [])     # stop_all's mark stays in this test
     files = [str(SAMPLES / name)
              for name in ("forgot_max.py", "correct_lists.py", "log_of_zero.py")]
     code = session.check(files, "json", sandbox=False, results=str(tmp_path))
@@ -160,3 +161,4 @@ def test_a_file_the_checker_fails_on_stops_the_run_with_exit_3(tmp_path, monkeyp
     document = json.loads(out)
     assert (document["error"], document["files"]) == (problem, [])
     assert os.listdir(tmp_path) == ["forgot_max.py.json"]
+    assert process.STOPPING == [True]                # every worker stopped, none started
