@@ -1,4 +1,8 @@
-"""python -m lesson: the worked example and the table."""
+"""python -m lesson: the worked example, the table, the checker's options and the starter.
+
+What the checker makes of learners' files is in test_exercise.py, and what a
+run of it does (output folders, documents, exit codes) in test_session.py.
+"""
 
 import argparse
 import subprocess
@@ -8,7 +12,11 @@ import pytest
 
 from lesson import cli, example
 from lesson.cli import main
+from lesson.grader import contract
 from lesson.tables import fmt
+
+from conftest import SAMPLES      # tests/learner_corpus and the site's samples
+from corpus import check         # python -m lesson check, as a teacher runs it
 
 
 def run(*args):
@@ -103,3 +111,59 @@ def test_only_a_masked_key_shows_a_weight_of_zero(capsys):
     assert main(["table", "0", "-20", "-inf"]) == 0
     rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:4]]
     assert [row[-1] for row in rows] == ["1", "2.1e-9", "0"]
+
+
+# --- The checker's options (python -m lesson check) -------------------------------
+
+@pytest.mark.parametrize("limit", ["inf", "0", "-1", "nan", "abc"])
+def test_a_bad_time_limit_is_a_one_line_usage_error(limit):
+    code, out, err, _ = check("--time-limit", limit, str(SAMPLES / "correct_lists.py"))
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith("python -m lesson check: error: argument --time-limit")
+
+
+def test_help_documents_batch_mode_and_json():
+    result = run("check", "--help")
+    assert "--json" in result.stdout and "folder" in result.stdout
+    assert f"default: {contract.TIME_LIMIT:g}" in result.stdout
+
+
+def test_check_of_a_missing_file_is_one_line(capsys):
+    assert main(["check", "no/such/file.py"]) == 2
+    assert capsys.readouterr().err.strip() == "python -m lesson check: error: no file no/such/file.py"
+
+
+# --- Starter ------------------------------------------------------------------------
+
+def test_untouched_starter_is_not_done_yet(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["starter"]) == 0
+    assert (tmp_path / "softmax_exercise.py").exists()
+    capsys.readouterr()
+    assert main(["check", "softmax_exercise.py"]) == 1
+    out = capsys.readouterr().out
+    assert out.count("not done yet") == len(contract.CHECKS)
+    assert out.splitlines()[-1] == f"0 passed, {len(contract.CHECKS)} failed"
+
+
+def test_starter_never_overwrites(tmp_path, capsys):
+    path = tmp_path / "mine.py"
+    path.write_text("# my work\n")
+    assert main(["starter", str(path)]) == 1
+    assert path.read_text() == "# my work\n"
+    assert "already exists" in capsys.readouterr().err
+
+
+def test_starter_into_a_missing_folder_is_one_line(tmp_path, capsys):
+    assert main(["starter", str(tmp_path / "no" / "such" / "ex.py")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_starter_holds_the_four_stubs_and_their_contracts(tmp_path):
+    path = tmp_path / "ex.py"
+    contract.write_starter(str(path))
+    text = path.read_text()
+    for name in contract.FUNCTIONS:
+        assert f"def {name}(" in text
+    assert "python -m lesson check ex.py" in text
+    compile(text, str(path), "exec")

@@ -50,21 +50,6 @@ def test_the_wheel_is_written_again_only_when_lesson_changes():
     assert lesson_wheel.wheel().read_bytes() == lesson.grader.wheel.archive()
 
 
-def test_one_builder_makes_the_site_s_wheel_and_the_gradescope_bundle_s(tmp_path):
-    """The Gradescope zip carries the very wheel the site offers, byte for byte."""
-    from lesson.grader import bundle
-    bundle.write_gradescope_zip(str(tmp_path / "autograder.zip"))
-    with zipfile.ZipFile(tmp_path / "autograder.zip") as archive:
-        assert archive.read(lesson_wheel.wheel().name) == lesson_wheel.wheel().read_bytes()
-
-
-def test_without_an_installed_lesson_the_builder_says_how_to_install_it(monkeypatch):
-    from importlib import metadata
-    monkeypatch.setattr(metadata, "distributions", lambda **kwargs: iter(()))
-    with pytest.raises(ValueError, match=r"the lesson is not installed.*pip install -e \."):
-        lesson.grader.wheel.files()
-
-
 @pytest.mark.parametrize("name", BOX_PAGES)
 def test_pages_link_the_wheel_in_the_site(built_site, name):
     target = wheel_link(built_site, name)

@@ -4,22 +4,20 @@ Every learner file this module needs from the corpus (tests/learner_corpus)
 is checked once, through the real command line (``python -m lesson check``)
 and the corpus's harness (tests/corpus.py), all at the same time: the slow
 ones (files that hang) overlap, so the module stays quick.  Tests then read
-the JSON results and reports, not re-parse them line by line.
+the JSON results and reports, not re-parse them line by line.  The judge's
+rules, on functions of the tests' own, are in test_judge.py; the checker's
+options and the starter in test_cli.py; what the report says of a file's
+mistakes and load problems in test_report.py.
 """
 
 import concurrent.futures
 import json
-import math
-import subprocess
-import sys
 
 import pytest
 
 from corpus import check, leftovers
 
-import lesson
-from lesson.grader import contract, harness, judge
-from lesson.cli import main
+from lesson.grader import contract
 
 from conftest import SAMPLES      # tests/learner_corpus and the site's samples
 FAST = "0.5"                                  # seconds per check in the tests that hang
@@ -31,48 +29,53 @@ HANG = "0.2"                                  # per check where every check hang
 # corpus's hang_four case (tests/test_learner_corpus.py), which mixes four kinds
 # of hang.  Each hanging check spins a core for its whole limit.
 CASES = {
-    "correct_lists": [], "correct_numpy_arrays": [], "forgot_max": [], "log_of_zero": [],
-    "syntax_error": [], "nul_byte": [], "odd_returns": [], "uses_reference": [],
-    "prints_everywhere": [], "dataclass_and_pool": [], "nan_when_masked": [],
-    "notes.txt": [], "notebook.ipynb": [], "writes_to_every_fd": [],
-    "never_returns": ["--time-limit", FAST], "loops_at_import": ["--time-limit", FAST],
-    "starts_processes": [], "four_never_return": ["--time-limit", HANG],
+    "correct_lists": [], "correct_numpy_arrays": [], "odd_returns": [],
+    "dataclass_and_pool": [], "nan_when_masked": [], "notebook.ipynb": [],
+    "never_returns": ["--time-limit", FAST], "starts_processes": [],
+    "four_never_return": ["--time-limit", HANG],
 }
 # starts_processes.py at the default limit: its multiprocessing.Pool must start
 # within one check's time even on a busy machine (at 0.5 s it sometimes did
 # not), and its one hang sleeps rather than spins.
-# Checked for the report only: a loop at the top level spins until the 5 s
-# floor of the load limit.  Its JSON result is the corpus's hang_top_level_loop.
-REPORT_ONLY = {"loops_at_import"}
 
 
-@pytest.fixture(scope="module", autouse=True)
-def grading():
-    """Start checking every case at once, in the background, as the module starts.
+def checked_at_once(cases, report_only=(), slowest=()):
+    """Start checking every case at once, in the background: a module's fixture
+    yields this as the module starts, so tests that need no case run meanwhile.
 
-    Each case is checked twice, for its report and for its JSON (except
-    REPORT_ONLY).  Tests that need no case run meanwhile; ``graded`` waits
-    for the results.
+    Each case is checked twice, for its report and for its JSON (except those
+    in ``report_only``); the ``slowest`` start first.  ``checked(grading,
+    cases)`` waits for the results.
     """
     def grade(name, as_json):
         path = str(SAMPLES / (name if "." in name else f"{name}.py"))
-        return check(*(["--json"] if as_json else []), *CASES[name], path)
-    jobs = [(name, as_json) for as_json in (False, True) for name in CASES
-            if not (as_json and name in REPORT_ONLY)]
-    slowest = ("loops_at_import", "four_never_return")
+        return check(*(["--json"] if as_json else []), *cases[name], path)
+    jobs = [(name, as_json) for as_json in (False, True) for name in cases
+            if not (as_json and name in report_only)]
     jobs.sort(key=lambda job: job[0] not in slowest)                  # the slowest first
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
         yield {job: pool.submit(grade, *job) for job in jobs}
 
 
-@pytest.fixture(scope="module")
-def graded(grading):
+def checked(grading, cases):
     """{case: (exit code, report, JSON result or None, seconds)} for every case."""
     done = {job: future.result() for job, future in grading.items()}
     return {name: (done[name, False][0], done[name, False][1],
                    json.loads(done[name, True][1])["files"][0] if (name, True) in done else None,
                    done[name, False][3])
-            for name in CASES}
+            for name in cases}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def grading():
+    """Every case, checked in the background as the module starts."""
+    yield from checked_at_once(CASES, slowest=("four_never_return",))
+
+
+@pytest.fixture(scope="module")
+def graded(grading):
+    """{case: (exit code, report, JSON result or None, seconds)}, once checked."""
+    return checked(grading, CASES)
 
 
 def statuses(entry):
@@ -85,109 +88,6 @@ def passing(entry):
 
 def closing_line(text):
     return text.rstrip("\n").splitlines()[-1]
-
-
-def call_check(function, check):
-    """Call a function on a check's input in this process, as a worker does."""
-    return harness.call(function, check.args, check.kwargs)
-
-
-# --- One source of truth: the lesson's own code passes its own checks -------
-
-@pytest.mark.parametrize("check_", contract.CHECKS, ids=lambda c: f"{c.function}: {c.name}")
-def test_the_lessons_own_functions_pass_every_check(check_):
-    outcome = call_check(getattr(lesson, check_.function), check_)
-    passed, got, expected = judge.judge(check_, outcome)
-    assert passed, (got, expected)
-
-
-def test_checks_cover_the_contract():
-    names = {(c.function, c.kind) for c in contract.CHECKS}
-    assert {f for f, _ in names} == set(contract.FUNCTIONS)
-    assert ("softmax", "raises") in names and ("naive_softmax", "fails") in names
-    assert judge.expected(contract.CHECKS[0])[0] == 0.67          # the lesson's 0.670
-    assert next(c for c in contract.CHECKS if c.kind == "sums").total == 2.0
-
-
-def test_only_a_loud_failure_or_inf_nan_counts_as_failing():
-    fails = next(c for c in contract.CHECKS if c.kind == "fails")
-
-    def outcome(function):
-        return call_check(function, fails)
-    assert judge.judge(fails, outcome(lambda x: [math.exp(s) for s in x]))[0]
-    assert judge.judge(fails, outcome(lambda x: [math.nan, math.nan]))[0]
-    assert not judge.judge(fails, outcome(lambda x: undefined_name))[0]  # noqa: F821
-    for not_a_number in ("TODO", (s for s in [1.0]), [json]):
-        assert not judge.judge(fails, outcome(lambda x: not_a_number))[0]
-    assert not judge.judge(fails, outcome(lambda x: [0.5, 0.5]))[0]
-
-
-def test_a_value_error_subclass_is_a_value_error():
-    raises = next(c for c in contract.CHECKS if c.kind == "raises")
-
-    class Masked(ValueError):
-        pass
-
-    def softmax(x, axis=-1):
-        raise Masked("no visible key")
-    assert judge.judge(raises, call_check(softmax, raises))[0]
-
-
-# --- Options ----------------------------------------------------------------------
-
-@pytest.mark.parametrize("limit", ["inf", "0", "-1", "nan", "abc"])
-def test_a_bad_time_limit_is_a_one_line_usage_error(limit):
-    code, out, err, _ = check("--time-limit", limit, str(SAMPLES / "correct_lists.py"))
-    assert code == 2 and out == "" and len(err.splitlines()) == 1
-    assert err.startswith("python -m lesson check: error: argument --time-limit")
-
-
-def test_help_documents_batch_mode_and_json():
-    result = subprocess.run([sys.executable, "-m", "lesson", "check", "--help"],
-                            capture_output=True, text=True)
-    assert "--json" in result.stdout and "folder" in result.stdout
-    assert f"default: {contract.TIME_LIMIT:g}" in result.stdout
-
-
-def test_check_of_a_missing_file_is_one_line(capsys):
-    assert main(["check", "no/such/file.py"]) == 2
-    assert capsys.readouterr().err.strip() == "python -m lesson check: error: no file no/such/file.py"
-
-
-# --- Starter ------------------------------------------------------------------------
-
-def test_untouched_starter_is_not_done_yet(tmp_path, monkeypatch, capsys):
-    monkeypatch.chdir(tmp_path)
-    assert main(["starter"]) == 0
-    assert (tmp_path / "softmax_exercise.py").exists()
-    capsys.readouterr()
-    assert main(["check", "softmax_exercise.py"]) == 1
-    out = capsys.readouterr().out
-    assert out.count("not done yet") == len(contract.CHECKS)
-    assert out.splitlines()[-1] == f"0 passed, {len(contract.CHECKS)} failed"
-
-
-def test_starter_never_overwrites(tmp_path, capsys):
-    path = tmp_path / "mine.py"
-    path.write_text("# my work\n")
-    assert main(["starter", str(path)]) == 1
-    assert path.read_text() == "# my work\n"
-    assert "already exists" in capsys.readouterr().err
-
-
-def test_starter_into_a_missing_folder_is_one_line(tmp_path, capsys):
-    assert main(["starter", str(tmp_path / "no" / "such" / "ex.py")]) == 2
-    assert capsys.readouterr().err.count("\n") == 1
-
-
-def test_starter_holds_the_four_stubs_and_their_contracts(tmp_path):
-    path = tmp_path / "ex.py"
-    contract.write_starter(str(path))
-    text = path.read_text()
-    for name in contract.FUNCTIONS:
-        assert f"def {name}(" in text
-    assert "python -m lesson check ex.py" in text
-    compile(text, str(path), "exec")
 
 
 # --- Learners' files, checked through the command line ------------------------
@@ -203,19 +103,6 @@ def test_a_numpy_solution_passes(graded):
     pytest.importorskip("numpy")
     code, report, entry, _ = graded["correct_numpy_arrays"]
     assert code == 0, report
-
-
-def test_forgetting_the_max_fails_only_on_extreme_scores(graded):
-    code, report, entry, _ = graded["forgot_max"]
-    failing = {r["name"] for r in entry["checks"] if not r["passed"]}
-    assert failing == {"large scores", "very negative scores", "each row of a matrix"}
-    assert code == 1                    # the matrix's second row is around -1000
-    block = report[report.index("FAIL  large scores"):]
-    assert "input:    softmax([1000, 1000])" in block
-    assert "expected: [0.5, 0.5]" in block
-    assert "OverflowError" in block and "your line 8" in block
-    assert "subtract the row maximum" in block
-    assert closing_line(report) == "17 passed, 3 failed"
 
 
 def test_four_functions_that_never_return_cost_one_time_limit_each(graded):
@@ -255,23 +142,6 @@ def test_processes_the_learner_starts_do_not_outlive_the_checker(graded):
     assert leftovers() == []
 
 
-def test_learner_output_never_breaks_the_report_and_is_shown_by_its_check(graded):
-    code, report, entry, _ = graded["prints_everywhere"]
-    assert code == 0 and entry["failed"] == 0
-    assert "hello from the shell" in entry["stdout"] and "a child process prints" in entry["stdout"]
-    assert "to the real stdout" in entry["stdout"]
-    first = entry["checks"][0]
-    assert first["stdout"] == "softmax got [0.7071, 0]\n"
-    naive = next(r for r in entry["checks"] if r["function"] == "naive_softmax")
-    assert naive["stdout"] == "naive via the shell\n"
-    rows = next(r for r in entry["checks"] if r["function"] == "rows_normalised")
-    assert rows["stderr"] == "warning from rows_normalised\n"
-    entropy = next(r for r in entry["checks"] if r["function"] == "entropy")
-    assert len(entropy["stdout"]) < 3000 and "more characters not shown" in entropy["stdout"]
-    assert "\x1b" not in report and "\\x1b[H" in report       # the clear screen, made visible
-    assert "        printed:  softmax got [0.7071, 0]" in report
-
-
 def test_odd_return_values_never_pass(graded):
     _, report, entry, _ = graded["odd_returns"]
     s = statuses(entry)
@@ -287,12 +157,6 @@ def test_odd_return_values_never_pass(graded):
         assert got != expected
 
 
-def test_a_file_that_imports_the_lesson_scores_nothing(graded):
-    code, report, entry, _ = graded["uses_reference"]
-    assert entry["uses_reference"] is True and entry["passed"] == 0 and code == 1
-    assert "imports the lesson's own code" in report
-
-
 def test_dataclasses_and_multiprocessing_work_as_outside_the_checker(graded):
     code, report, entry, _ = graded["dataclass_and_pool"]
     assert code == 0, report
@@ -303,29 +167,6 @@ def test_nan_for_a_fully_masked_row_fails(graded):
     _, report, entry, _ = graded["nan_when_masked"]
     s = statuses(entry)
     assert s["all -inf row raises"] == "fail" and s["one-hot is 0"] == "fail"
-
-
-def test_load_problems_are_one_clear_sentence(graded):
-    # Python 3.9's parser reports the unclosed "[" of line 6 at line 7.
-    line = 6 if sys.version_info >= (3, 10) else 7
-    for name, words in [("syntax_error", f"syntax error on line {line}"),
-                        ("nul_byte", "NUL byte"),
-                        ("loops_at_import", "did not finish loading within 5 s"),
-                        ("notes.txt", "is not a Python file"),
-                        ("writes_to_every_fd", "wrote into the checker's private pipe")]:
-        code, report, entry, _ = graded[name]
-        assert words in report and code == 1 and "Traceback" not in report, name
-        if entry is not None:
-            assert words in entry["problem"] and entry["passed"] == 0, name
-        assert closing_line(report) == f"0 passed, {len(contract.CHECKS)} failed"
-    assert "line 5" in graded["nul_byte"][2]["problem"]
-
-
-def test_an_exception_is_reported_at_the_learners_line(graded):
-    _, report, entry, _ = graded["log_of_zero"]
-    assert "ValueError: math domain error (your line 8: total -= p * math.log(p))" in report
-    assert statuses(entry)["lesson's first weight"] == "missing"
-    assert "uniform over 4 is ln 4" in passing(entry)
 
 
 def test_a_notebook_runs_cell_by_cell_and_names_its_cells(graded):

@@ -5,7 +5,8 @@ The schemas below are written from each platform's documentation: Gradescope's
 "Autograder Specifications" (results.json), PrairieLearn's "External Grading"
 (results.json), Exercism's test runner interface.md (version 3), and JUnit XML
 as junitparser (a real consumer) reads it.  Each sample is graded once, in the
-background, when the module starts.
+background, when the module starts.  What a run of the checker does with
+the documents (output folders, one per file, exit codes) is test_session.py's.
 """
 
 import concurrent.futures
@@ -407,19 +408,6 @@ def test_json_is_an_alias_of_format_json():
     assert strip(old.stdout) == strip(new.stdout)
 
 
-def test_several_files_write_one_document_each_and_print_the_table(tmp_path):
-    files = [str(SAMPLES / "forgot_max.py"), str(SAMPLES / "correct_lists.py")]
-    refused = check("--format", "gradescope", *files)
-    assert refused.returncode == 2 and "--output-dir" in refused.stderr
-    done = check("--format", "exercism", "--output-dir", str(tmp_path / "out"), *files)
-    assert done.returncode == 0                                # Exercism's runners exit 0
-    written = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert written == ["correct_lists.py.json", "forgot_max.py.json"]
-    for path in (tmp_path / "out").iterdir():
-        assert exercism_problems(path.read_text()) == []
-    assert done.stdout.splitlines()[-1] == "37 passed, 3 failed"
-
-
 def test_junit_for_several_files_is_one_document():
     files = [str(SAMPLES / "forgot_max.py"), str(SAMPLES / "syntax_error.py")]
     done = check("--format", "junit", *files)
@@ -428,24 +416,6 @@ def test_junit_for_several_files_is_one_document():
     assert [suite.name for suite, _ in suites] == files
     document = junitparser.JUnitXml.fromstring(done.stdout)
     assert (document.tests, document.failures, document.errors) == (40, 3, 20)
-
-
-def test_one_file_gives_its_document_on_stdout_and_the_exit_code_stays():
-    done = check("--format", "gradescope", "--points", "softmax=2", str(SAMPLES / "forgot_max.py"))
-    assert done.returncode == 1 and gradescope_problems(done.stdout) == []
-    assert json.loads(done.stdout)["tests"][0]["max_score"] == 2
-
-
-@pytest.mark.parametrize("args, message", [
-    (["--format", "junit", "--output-dir", "out"], "--output-dir is for gradescope"),
-    (["--format", "junit", "--points", "softmax=2"], "--points is for gradescope"),
-    (["--format", "gradescope", "--points", "soft=2"], "no function soft"),
-    (["--format", "yaml"], "invalid choice: 'yaml'"),
-])
-def test_options_that_do_not_fit_the_format_are_a_one_line_usage_error(args, message):
-    done = check(*args, str(SAMPLES / "forgot_max.py"))
-    assert done.returncode == 2 and done.stdout == ""
-    assert message in done.stderr and len(done.stderr.splitlines()) == 1
 
 
 def test_help_lists_every_format(capsys):

@@ -7,7 +7,7 @@ took; the test then reads the plan's outcomes, and the report they make.
 
 import pytest
 
-from lesson.grader import judge, page, report
+from lesson.grader import judge, report
 from lesson.grader.contract import CHECKS, checks_of, time_limits
 from lesson.grader.plan import GARBLED, HUNG, NO_RELOAD, TIME_RAN_OUT, TIME_USED, Plan
 
@@ -159,15 +159,3 @@ def test_printed_output_is_kept_to_the_limit_and_counted():
                       "stdout": ["x" * 5000, 12000], "stderr": ["", 0]})
     assert plan.load["stdout"].endswith("(10000 more characters not shown)")
     assert step["keep"] == len(plan.load["stdout"].split("\n")[0])
-
-
-def test_the_page_drives_the_same_plan():
-    """lesson.grader.page, as the judge's worker runs it, with texts in and out."""
-    what, seconds, keep, request = page.begin("0.5")
-    assert (what, seconds) == ("load", LOAD)
-    what, seconds, keep, request = page.advance("loaded", '{"load": {"status": "ok"}}', 0.01, "{}")
-    assert what == "call" and '"function": "softmax"' in request
-    what, *_ = page.advance("late", "", seconds, '{"stdout": ["waiting", 7]}')
-    assert what == "stop"
-    plan = page._RUN["plan"]
-    assert plan.outcomes[0]["timeout"] and plan.outcomes[0]["stdout"] == "waiting"
