@@ -41,38 +41,38 @@ CASES = {
 # starts_processes.py at the default limit: its multiprocessing.Pool must start
 # within one check's time even on a busy machine (at 0.5 s it sometimes did
 # not), and its one hang sleeps rather than spins.
-# Checked for the report only: a loop at the top level spins until the 5 s
-# floor of the load limit.  Its JSON result is the corpus's hang_top_level_loop.
-REPORT_ONLY = {"loops_at_import"}
+# loops_at_import: a loop at the top level spins until the 5 s floor of the
+# load limit, once: its report and its JSON come from the same run.
 
 
 @pytest.fixture(scope="module", autouse=True)
-def grading():
+def grading(tmp_path_factory):
     """Start checking every case at once, in the background, as the module starts.
 
-    Each case is checked twice, for its report and for its JSON (except
-    REPORT_ONLY).  Tests that need no case run meanwhile; ``graded`` waits
-    for the results.
+    Each case is checked once, as a teacher who keeps the JSON does: the
+    report on stdout and, with --results DIR, the file's JSON result (what
+    --json prints for it) written beside it.  Tests that need no case run
+    meanwhile; ``graded`` waits for the results.
     """
-    def grade(name, as_json):
+    def grade(name):
         path = str(SAMPLES / (name if "." in name else f"{name}.py"))
-        return check(*(["--json"] if as_json else []), *CASES[name], path)
-    jobs = [(name, as_json) for as_json in (False, True) for name in CASES
-            if not (as_json and name in REPORT_ONLY)]
+        folder = tmp_path_factory.mktemp("results")
+        done = check("--results", str(folder), *CASES[name], path)
+        saved = sorted(folder.iterdir())
+        assert len(saved) == 1, (name, saved)
+        return done, json.loads(saved[0].read_text())["file"]
     slowest = ("loops_at_import", "four_never_return")
-    jobs.sort(key=lambda job: job[0] not in slowest)                  # the slowest first
+    names = sorted(CASES, key=lambda name: name not in slowest)         # the slowest first
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
-        yield {job: pool.submit(grade, *job) for job in jobs}
+        yield {name: pool.submit(grade, name) for name in names}
 
 
 @pytest.fixture(scope="module")
 def graded(grading):
-    """{case: (exit code, report, JSON result or None, seconds)} for every case."""
-    done = {job: future.result() for job, future in grading.items()}
-    return {name: (done[name, False][0], done[name, False][1],
-                   json.loads(done[name, True][1])["files"][0] if (name, True) in done else None,
-                   done[name, False][3])
-            for name in CASES}
+    """{case: (exit code, report, JSON result, seconds)} for every case."""
+    done = {name: future.result() for name, future in grading.items()}
+    return {name: (run.returncode, run.stdout, result, run.seconds)
+            for name, (run, result) in done.items()}
 
 
 def statuses(entry):
