@@ -9,9 +9,9 @@ every line of the learner's file it names, and the closing count.
 
 The files are graded with no sandbox and a short time limit (the verdicts,
 not the limits, are under test here; the corpus's own tests run the CLI as
-teachers do): the benign ones (every usual mistake, the corpus's wrong
-answers) in this process, as tests/test_mistakes.py does, the others each in
-the checker's worker process.
+teachers do): the benign ones (every usual mistake, the corpus's wrong and
+correct answers) in this process, as tests/test_mistakes.py does, the others
+each in the checker's worker process.
 """
 
 import json
@@ -33,11 +33,17 @@ SEED = 7
 SLOW = ("hang_top_level_loop", "loops_at_import")     # spin the 5 s floor of a load
 
 
+# Corpus files that start processes or print while loading: graded by a worker.
+NOT_BENIGN = ("correct_multiprocessing.py", "correct_top_level_prints.py")
+
+
 def benign(path):
     """A file that only defines functions and computes: a usual mistake, or
-    one of the corpus's wrong answers."""
+    one of the corpus's wrong or correct answers."""
     path = pathlib.Path(path)
-    return path.parent == MISTAKES or (path.parent == CORPUS and path.name.startswith("wrong_"))
+    return path.parent == MISTAKES or (path.parent == CORPUS and path.name.endswith(".py")
+                                       and path.name.startswith(("wrong_", "correct_"))
+                                       and path.name not in NOT_BENIGN)
 
 
 def grade(path):
