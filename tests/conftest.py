@@ -18,8 +18,9 @@ import sys
 # once, into the __pycache__ folders git ignores, and read from there by every
 # later pytest process and every Python the tests start, even where
 # PYTHONDONTWRITEBYTECODE=1 is set (as on a shared machine): else each of the
-# run's hundreds of Pythons compiles them again.  Only while the tests are
-# collected: nothing a test imports from a learner's folder is written.
+# run's hundreds of Pythons compiles them again.  Only while tests/ and lesson/
+# are collected (see pytest_make_collect_report): never beside a page's files
+# (docs/assets, which the site copies) or a learner's.
 DONT_WRITE_BYTECODE = sys.dont_write_bytecode
 sys.dont_write_bytecode = False
 
@@ -83,6 +84,19 @@ def pytest_xdist_auto_num_workers(config):
     Chromium, and a checker test on a learner's file that hangs, for much of
     its time; the extra worker uses those waits."""
     return (os.cpu_count() or 1) + 1
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector):
+    """Bytecode written while a file of tests/ or lesson/ is collected, and
+    as this Python was told for any other (the docs' doctests, say)."""
+    ours = any(pathlib.Path(collector.path).is_relative_to(ROOT / folder)
+               and collector.path != ROOT / folder for folder in ("tests", "lesson"))
+    sys.dont_write_bytecode = DONT_WRITE_BYTECODE and not ours
+    try:
+        return (yield)
+    finally:
+        sys.dont_write_bytecode = DONT_WRITE_BYTECODE
 
 
 def pytest_collection_finish(session):
