@@ -5,6 +5,7 @@ they are in, so ``pytest -m "not browser"`` runs everything else quickly.
 Hypothesis runs derandomized: the same examples on every run and in CI.
 """
 
+import compileall
 import json
 import os
 import pathlib
@@ -12,6 +13,16 @@ import random
 import shutil
 import subprocess
 import sys
+
+# Bytecode: the tests (their assertions rewritten) and the lesson are compiled
+# once, into the __pycache__ folders git ignores, and read from there by every
+# later pytest process and every Python the tests start, even where
+# PYTHONDONTWRITEBYTECODE=1 is set (as on a shared machine): else each of the
+# run's hundreds of Pythons compiles them again.  Only while tests/ and lesson/
+# are collected (see pytest_make_collect_report): never beside a page's files
+# (docs/assets, which the site copies) or a learner's.
+DONT_WRITE_BYTECODE = sys.dont_write_bytecode
+sys.dont_write_bytecode = False
 
 try:
     import fcntl                # a lock for made_once; POSIX only
@@ -24,6 +35,8 @@ from xdist.scheduler import LoadScopeScheduling
 
 from lesson_docs import checker_output
 from page_states import DESKTOP, measure_page
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 # The same examples on every run; no timing limits, which a busy CI machine
 # would trip without any bug.
@@ -73,6 +86,26 @@ def pytest_xdist_auto_num_workers(config):
     return (os.cpu_count() or 1) + 1
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector):
+    """Bytecode written while a file of tests/ or lesson/ is collected, and
+    as this Python was told for any other (the docs' doctests, say)."""
+    ours = any(pathlib.Path(collector.path).is_relative_to(ROOT / folder)
+               and collector.path != ROOT / folder for folder in ("tests", "lesson"))
+    sys.dont_write_bytecode = DONT_WRITE_BYTECODE and not ours
+    try:
+        return (yield)
+    finally:
+        sys.dont_write_bytecode = DONT_WRITE_BYTECODE
+
+
+def pytest_collection_finish(session):
+    """The lesson compiled for the Pythons the tests start (the checker);
+    then bytecode is written, or not, as this Python was told."""
+    compileall.compile_dir(str(ROOT / "lesson"), quiet=2)
+    sys.dont_write_bytecode = DONT_WRITE_BYTECODE
+
+
 def pytest_collection_modifyitems(config, items):
     """Mark every test that uses the browser fixture (through open_page too)
     ``browser``; put the costliest first."""
@@ -113,9 +146,6 @@ SAMPLES = Samples(checker_output.SAMPLES, pathlib.Path(__file__).parent / "learn
 def rng():
     """A seeded random generator, so every run checks the same cases."""
     return random.Random(20261130)
-
-
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def made_once(tmp_path_factory, name, make):

@@ -39,42 +39,43 @@ CASES = {
 # not), and its one hang sleeps rather than spins.
 
 
-def checked_at_once(cases, report_only=(), slowest=()):
+def checked_at_once(cases, tmp_path_factory, slowest=()):
     """Start checking every case at once, in the background: a module's fixture
     yields this as the module starts, so tests that need no case run meanwhile.
 
-    Each case is checked twice, for its report and for its JSON (except those
-    in ``report_only``); the ``slowest`` start first.  ``checked(grading,
-    cases)`` waits for the results.
+    Each case is checked once, as a teacher who keeps the JSON does: the
+    report on stdout and, with --results DIR, the file's JSON result (what
+    --json prints for it) written beside it; the ``slowest`` start first.
+    ``checked(grading, cases)`` waits for the results.
     """
-    def grade(name, as_json):
+    def grade(name):
         path = str(SAMPLES / (name if "." in name else f"{name}.py"))
-        return check(*(["--json"] if as_json else []), *cases[name], path)
-    jobs = [(name, as_json) for as_json in (False, True) for name in cases
-            if not (as_json and name in report_only)]
-    jobs.sort(key=lambda job: job[0] not in slowest)                  # the slowest first
+        folder = tmp_path_factory.mktemp("results")
+        done = check("--results", str(folder), *cases[name], path)
+        saved = sorted(folder.iterdir())
+        assert len(saved) == 1, (name, saved)
+        return done, json.loads(saved[0].read_text())["file"]
+    names = sorted(cases, key=lambda name: name not in slowest)         # the slowest first
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
-        yield {job: pool.submit(grade, *job) for job in jobs}
+        yield {name: pool.submit(grade, name) for name in names}
 
 
 def checked(grading, cases):
-    """{case: (exit code, report, JSON result or None, seconds)} for every case."""
-    done = {job: future.result() for job, future in grading.items()}
-    return {name: (done[name, False][0], done[name, False][1],
-                   json.loads(done[name, True][1])["files"][0] if (name, True) in done else None,
-                   done[name, False][3])
-            for name in cases}
+    """{case: (exit code, report, JSON result, seconds)} for every case."""
+    done = {name: future.result() for name, future in grading.items()}
+    return {name: (run.returncode, run.stdout, result, run.seconds)
+            for name, (run, result) in done.items() if name in cases}
 
 
 @pytest.fixture(scope="module", autouse=True)
-def grading():
+def grading(tmp_path_factory):
     """Every case, checked in the background as the module starts."""
-    yield from checked_at_once(CASES, slowest=("four_never_return",))
+    yield from checked_at_once(CASES, tmp_path_factory, slowest=("four_never_return",))
 
 
 @pytest.fixture(scope="module")
 def graded(grading):
-    """{case: (exit code, report, JSON result or None, seconds)}, once checked."""
+    """{case: (exit code, report, JSON result, seconds)}, once checked."""
     return checked(grading, CASES)
 
 

@@ -58,14 +58,22 @@ def made(stem):
 
 def grade_here(path, seed=SEED):
     """One file's results, graded in this process as a worker and the judge do."""
+    load, outcomes, checks = run_here(path, seed)
+    return judge.results(load, outcomes, checks=checks)
+
+
+def run_here(path, seed=SEED):
+    """(load, outcomes, checks): one file loaded and called in this process as
+    a worker does, for the checks ``seed`` draws.  For benign files only: no
+    time limit, no sandbox."""
     import numpy
     checks = contract.checks_for(seed)
     saved = sys.argv[:], sys.path[:], numpy.geterr(), set(sys.modules)
     with warnings.catch_warnings():
-        return _grade_here(path, checks, saved)
+        return _run_here(path, checks, saved)
 
 
-def _grade_here(path, checks, saved):
+def _run_here(path, checks, saved):
     import numpy
     try:
         warnings.simplefilter("ignore")           # NumPy's, which a worker sends to stderr
@@ -81,7 +89,7 @@ def _grade_here(path, checks, saved):
         for name in set(sys.modules) - saved[3]:
             if name.split(".")[0] != "numpy":
                 del sys.modules[name]
-    return judge.results(load, outcomes, checks=checks)
+    return load, outcomes, checks
 
 
 @pytest.fixture(scope="module")

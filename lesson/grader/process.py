@@ -157,14 +157,21 @@ def run(path, time_limit=TIME_LIMIT, shown_as=None, sandbox=None, memory_limit=M
         load, outcomes = grade(path, time_limit, sandbox, memory_limit, checks, snapshot)
     except Exception as error:             # a bug of ours: one sentence, not a traceback
         load, outcomes = load_record("internal", message=repr(error)[:300]), {}
+    return dict(judged(load, outcomes, time_limit, checks, shown_as), sandbox=sandbox,
+                seed=seed, seconds=round(time.monotonic() - started, 3))
+
+
+def judged(load, outcomes, time_limit, checks, shown_as):
+    """A file's result (``run``'s, but "sandbox", "seed" and "seconds") from
+    how its load went and its outcomes: the judge's verdicts, each with the
+    learner's line it points at, and the counts."""
     results = report.located(judge.results(load, outcomes, time_limit, checks), outcomes)
     passed, failed = judge.counts(results)
     return {"file": shown_as, "passed": passed, "failed": failed,
             "problem": report.problem(load, time_limit, file=shown_as),
             "uses_reference": judge.uses_reference(load, outcomes),
             "stdout": load.get("stdout", ""), "stderr": load.get("stderr", ""),
-            "checks": results, "load": load, "sandbox": sandbox, "seed": seed,
-            "seconds": round(time.monotonic() - started, 3)}
+            "checks": results, "load": load}
 
 
 def grade(path, time_limit=TIME_LIMIT, sandbox="none", memory_limit=MEMORY_LIMIT, checks=None,
