@@ -48,14 +48,15 @@ def checked_at_once(cases, tmp_path_factory, slowest=()):
     --json prints for it) written beside it; the ``slowest`` start first.
     ``checked(grading, cases)`` waits for the results.
     """
+    names = sorted(cases, key=lambda name: name not in slowest)         # the slowest first
+    folders = {name: tmp_path_factory.mktemp("results") for name in names}   # not in threads
+
     def grade(name):
         path = str(SAMPLES / (name if "." in name else f"{name}.py"))
-        folder = tmp_path_factory.mktemp("results")
-        done = check("--results", str(folder), *cases[name], path)
-        saved = sorted(folder.iterdir())
+        done = check("--results", str(folders[name]), *cases[name], path)
+        saved = sorted(folders[name].iterdir())
         assert len(saved) == 1, (name, saved)
         return done, json.loads(saved[0].read_text())["file"]
-    names = sorted(cases, key=lambda name: name not in slowest)         # the slowest first
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
         yield {name: pool.submit(grade, name) for name in names}
 
