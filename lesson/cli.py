@@ -79,11 +79,10 @@ def _starter(args):
 
 
 def _check(args):
-    return session.check(args.paths, args.format, time_limit=args.time_limit,
-                         memory_limit=args.memory_limit, jobs=args.jobs, seed=args.seed,
-                         sandbox=args.sandbox, points=args.points,
-                         output_dir=args.output_dir, results=args.results,
-                         as_program=args.as_program)
+    return _reaping(args, session.check, args.paths, args.format,
+                    time_limit=args.time_limit, memory_limit=args.memory_limit,
+                    jobs=args.jobs, seed=args.seed, sandbox=args.sandbox, points=args.points,
+                    output_dir=args.output_dir, results=args.results)
 
 
 def _time_limit(text):
@@ -361,7 +360,9 @@ def _autograder_prairielearn(args):
 
 
 def _reaping(args, run, *arguments, **keywords):
-    """run(...), its workers' leftovers this process's own to reap (as a program)."""
+    """run(...), then every process it started ended and waited for; as a
+    program (not when a program of its own calls main()), this process is
+    its workers' subreaper, so their leftovers are its own to reap."""
     from lesson.grader import process
     if args.as_program:
         process.become_subreaper()

@@ -558,6 +558,11 @@ STOPPING = []                   # [True] once the checker is stopping (Ctrl+C)
 def stop_all():
     """Stop every worker now, and start no more (Ctrl+C)."""
     STOPPING.append(True)
+    _kill_workers()
+
+
+def _kill_workers():
+    """Kill every worker's whole process group."""
     for pid in list(_WORKERS):
         try:
             os.killpg(pid, signal.SIGKILL)
@@ -590,11 +595,7 @@ def reap_all():
     what a worker left behind (bubblewrap's own process in the sandbox, a
     learner's daemon): each is killed and waited for here.
     """
-    for pid in list(_WORKERS):
-        try:
-            os.killpg(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+    _kill_workers()
     reap_orphans()
     while _SUBREAPER:
         try:

@@ -25,8 +25,7 @@ CHECKER_FAILED = 3      # the exit code when the checker itself failed: no grade
 
 
 def check(paths, form="text", *, time_limit=TIME_LIMIT, memory_limit=MEMORY_LIMIT, jobs=1,
-          seed=None, sandbox=None, points=(), output_dir=None, results=None,
-          as_program=False):
+          seed=None, sandbox=None, points=(), output_dir=None, results=None):
     """Grade each submission; print the reports (or a platform's documents);
     return the exit code: 0 only if every check passed (always 0 for
     Exercism, as its runner exits), 1 if some did not, CHECKER_FAILED.
@@ -47,8 +46,6 @@ def check(paths, form="text", *, time_limit=TIME_LIMIT, memory_limit=MEMORY_LIMI
         sys.stdout.reconfigure(errors="backslashreplace")
     if several and sandbox == "none":
         print(f"python -m lesson check: warning: {NO_SANDBOX}", file=sys.stderr)
-    if as_program:                # not when a program of its own calls main()
-        process.become_subreaper()
     process.STOPPING.clear()           # a run stopped before (Ctrl+C, the checker's failure)
     read = classroom.snapshots(entries, paths)
 
@@ -83,8 +80,6 @@ def check(paths, form="text", *, time_limit=TIME_LIMIT, memory_limit=MEMORY_LIMI
         process.stop_all()
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-    finally:
-        process.reap_all()
     if form == "exercism":
         return 0
     return 0 if all(r["failed"] == 0 for r in graded) else 1
