@@ -247,7 +247,11 @@ def contexts(browser):
     """One browser context per (colour scheme, width), shared by the whole run.
 
     A context keeps its cache, so the theme's scripts and styles load once,
-    not once per test; each page still starts with empty storage.
+    not once per test; each page still starts with empty storage.  Each
+    context also keeps one blank tab open: while it is open, Chromium keeps
+    the context's renderer process, and the next page opened reuses it (and
+    the scripts it compiled) instead of starting a process of its own: about
+    0.6 s of CPU a page instead of 1.3 s.
     """
     made = {}
 
@@ -256,6 +260,7 @@ def contexts(browser):
             made[scheme, width] = browser.new_context(viewport={"width": width, "height": 900},
                                                       color_scheme=scheme)
             made[scheme, width].add_init_script(EMPTY_STORAGE)
+            made[scheme, width].new_page()              # the blank tab kept open
         return made[scheme, width]
     yield context
     for each in made.values():

@@ -198,6 +198,9 @@
     // --- Workers ------------------------------------------------------------
 
     // A worker of either role, with request/answer as promises.
+    // The judge's snapshot of a Python just started: learners start from it.
+    let snapshot = null;
+
     function startWorker(role) {
       const worker = new Worker(new URL("worker.js", runner), { type: "module" });
       const waiting = new Map();
@@ -232,6 +235,10 @@
           if (handle.onProgress) handle.onProgress(message.stage);
           return;
         }
+        if (message.type === "snapshot") {
+          snapshot = message.snapshot;
+          return;
+        }
         if (message.type === "printed") {
           if (handle.onPrinted) handle.onPrinted(message);
           return;
@@ -250,7 +257,9 @@
         event.preventDefault();
         die(new Error(event.message || `${role} worker could not be loaded`));
       };
-      handle.ready = handle.ask({ type: "start", role, files }, "ready").then((ready) => {
+      const start = { type: "start", role, files };
+      if (role === "learner" && snapshot) start.snapshot = snapshot;        // a copy each
+      handle.ready = handle.ask(start, "ready").then((ready) => {
         handle.isReady = true;
         return ready;
       });

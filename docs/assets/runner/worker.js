@@ -81,7 +81,12 @@ function writeFiles(folder, files) {
   }
 }
 
-async function start(role, files) {
+// Python starts from its first state in seconds of CPU; from a memory
+// snapshot of that state (the judge makes one as it starts, and the page
+// hands it to each learner worker started after) in a tenth of that.  The
+// snapshot is taken before a line of the lesson is loaded: a learner's
+// Python holds what a fresh one holds, and nothing else.
+async function start(role, files, snapshot) {
   post({ type: "progress", stage: "runtime" });
   const runtime = new URL("pyodide/", here);
   // A missing file is named at once, before a 10 MB download starts.
@@ -90,7 +95,14 @@ async function start(role, files) {
     if (!response.ok) throw new Error(`${name} is missing from the site (HTTP ${response.status})`);
   }));
   const { loadPyodide } = await import(new URL("pyodide.mjs", runtime).href);
-  python = await Promise.race([failedStart(), loadPyodide({ indexURL: runtime.href })]);
+  const options = { indexURL: runtime.href };
+  if (role === "judge") options._makeSnapshot = true;
+  else if (snapshot) options._loadSnapshot = snapshot;
+  python = await Promise.race([failedStart(), loadPyodide(options)]);
+  if (role === "judge") {
+    const made = python.makeMemorySnapshot();
+    self.postMessage({ type: "snapshot", snapshot: made }, [made.buffer]);
+  }
   python.setStdin({ stdin: () => null });            // input() meets the end of input
   post({ type: "progress", stage: "lesson" });
   const sys = python.pyimport("sys");
@@ -130,7 +142,8 @@ self.onmessage = async (event) => {
   try {
     switch (message.type) {
       case "start":
-        post({ type: "ready", version: await start(message.role, message.files) });
+        post({ type: "ready",
+               version: await start(message.role, message.files, message.snapshot) });
         break;
       case "begin":                                 // judge: a new run's first step
         post({ type: "step", step: call("begin", message.timeLimit, message.seed) });
