@@ -673,7 +673,8 @@ def test_the_page_names_each_typical_mistake_as_the_terminal_does(runner):
     """The editor runs the same grader: typical mistakes (tests/mistakes/, one for
     three of the functions; tests/test_mistakes.py grades all of them in the
     terminal) are caught in the page, and a failing check's hint names each.
-    Every run in the page starts a fresh Python, some seconds each: three it is."""
+    Each run in the page starts a fresh Python (from the judge's snapshot) and
+    grades the file: about a second of CPU each, so three, one a function."""
     from test_mistakes import MISTAKES, PHRASES
     began = time.perf_counter()
     chosen = ("entropy_log2", "softmax_whole_matrix_max", "rows_grand_total")
