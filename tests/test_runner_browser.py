@@ -592,6 +592,43 @@ def test_from_disk_the_page_says_how_to_check(browser, built_site):
     view.close()
 
 
+def test_a_snapshot_the_browser_cannot_load_means_starting_afresh(browser, site, serve):
+    """Each learner's Python starts from the judge's snapshot (worker.js).  Where a
+    browser cannot load one, the learner starts afresh: slower, graded the same.
+    Here runner.js hands each learner 1,000 bytes that are no snapshot."""
+    view = View(browser, serve(site) + f"exercises.html?seed={SEED}&time-limit={TIME_LIMIT:g}")
+    script = (site / "assets" / "runner" / "runner.js").read_text(encoding="utf-8")
+    handed = "start.snapshot = snapshot;"
+    assert script.count(handed) == 1
+    view.context.route("**/runner/runner.js", lambda route: route.fulfill(
+        body=script.replace(handed, "start.snapshot = new Uint8Array(1000);"),
+        content_type="text/javascript"))
+    view.page.reload()
+    view.page.wait_for_function(
+        "() => document.querySelector('.lesson-runner').dataset.state === 'ready'",
+        timeout=90_000)
+    lines, status, _ = check_in_page(view, CASES["correct_lists"][0])
+    assert lines[-1] == f"{CHECKS} passed, 0 failed" and lines[-1] in status
+    starts = view.page.evaluate("() => lessonRunner.runners[0].timings.starts")
+    assert starts and not any(start["snapshot"] for start in starts), starts
+    print(f"\nwith no snapshot to start from, a learner's Python started in "
+          f"{starts[0]['seconds']:.1f} s")
+    assert view.errors == [] and view.outside == []
+    view.close()
+
+
+def test_after_the_judge_every_learner_starts_from_its_snapshot(runner):
+    """The shared page has made runs by now: each of its learners' Pythons
+    started from the judge's snapshot, the first included (started once the
+    judge was ready)."""
+    check_in_page(runner, CASES["correct_lists"][0])
+    starts = runner.page.evaluate("() => lessonRunner.runners[0].timings.starts")
+    assert len(starts) >= 2 and all(start["snapshot"] for start in starts), starts
+    seconds = sorted(start["seconds"] for start in starts)
+    print(f"\n{len(starts)} learners' Pythons started from the snapshot, in "
+          f"{seconds[len(seconds) // 2]:.2f} s (the median)")
+
+
 def test_when_python_cannot_start_the_page_says_so_within_seconds(browser, site, serve):
     view = View(browser, serve(site) + "exercises.html", missing="**/pyodide.asm.wasm")
     view.page.wait_for_function("() => document.querySelector('.lesson-runner').dataset.state === 'failed'",

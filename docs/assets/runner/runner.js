@@ -45,7 +45,9 @@
     // Seconds a Python may take to start before it is reported (the plan's START_LIMIT).
     const startLimit = Number(root.dataset.startLimit);
     const files = JSON.parse($(".lr-lesson").textContent);    // the modules that run in the page
-    const timings = { runs: [], stopped: [] };    // seconds: each run, each stopped step
+    // Seconds: each run, each stopped step, and each learner's start (with
+    // whether it started from the judge's snapshot).
+    const timings = { runs: [], stopped: [], starts: [] };
 
     // --- The editor: the learner's text, kept in this browser ---------------
 
@@ -260,8 +262,13 @@
       };
       const start = { type: "start", role, files };
       if (role === "learner" && snapshot) start.snapshot = snapshot;        // a copy each
+      const began = performance.now();
       handle.ready = handle.ask(start, "ready").then((ready) => {
         handle.isReady = true;
+        if (role === "learner") {
+          timings.starts.push({ seconds: (performance.now() - began) / 1000,
+                                snapshot: ready.snapshot });
+        }
         return ready;
       });
       handle.ready.catch(() => {});

@@ -17,6 +17,7 @@ const LESSON = "/lesson-site";              // the judge's copy of the lesson pa
 const HARNESS = "/lesson-harness";          // the learner's copy of the harness
 let python = null;
 let module = null;                          // the Python module this worker calls
+let fromSnapshot = false;                   // did this Python start from the judge's snapshot?
 
 function post(message) {
   self.postMessage(message);
@@ -98,10 +99,21 @@ async function start(role, files, snapshot) {
   const options = { indexURL: runtime.href };
   if (role === "judge") options._makeSnapshot = true;
   else if (snapshot) options._loadSnapshot = snapshot;
-  python = await Promise.race([failedStart(), loadPyodide(options)]);
+  const failed = failedStart();
+  failed.catch(() => {});
+  try {
+    python = await Promise.race([failed, loadPyodide(options)]);
+    fromSnapshot = Boolean(options._loadSnapshot);
+  } catch (error) {                     // a snapshot this browser cannot load: start afresh
+    if (!options._loadSnapshot) throw error;
+    delete options._loadSnapshot;
+    python = await Promise.race([failed, loadPyodide(options)]);
+  }
   if (role === "judge") {
-    const made = python.makeMemorySnapshot();
-    self.postMessage({ type: "snapshot", snapshot: made }, [made.buffer]);
+    try {
+      const made = python.makeMemorySnapshot();
+      self.postMessage({ type: "snapshot", snapshot: made }, [made.buffer]);
+    } catch (error) { /* no snapshot: each learner starts afresh */ }
   }
   python.setStdin({ stdin: () => null });            // input() meets the end of input
   post({ type: "progress", stage: "lesson" });
@@ -141,10 +153,11 @@ self.onmessage = async (event) => {
   const message = event.data;
   try {
     switch (message.type) {
-      case "start":
-        post({ type: "ready",
-               version: await start(message.role, message.files, message.snapshot) });
+      case "start": {
+        const version = await start(message.role, message.files, message.snapshot);
+        post({ type: "ready", version, snapshot: fromSnapshot });
         break;
+      }
       case "begin":                                 // judge: a new run's first step
         post({ type: "step", step: call("begin", message.timeLimit, message.seed) });
         break;
