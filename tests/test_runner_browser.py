@@ -76,15 +76,23 @@ def serve():
         server.server_close()
 
 
+def _fulfil(text, route, *_):
+    route.fulfill(body=text, content_type="text/javascript")
+
+
 class View:
     """A browser context where every request is seen and none leaves the site."""
 
-    def __init__(self, browser, url, missing=None):
+    def __init__(self, browser, url, missing=None, served=None):
+        """``missing``: files answered with 404; ``served``: {file: text} answered
+        with that text instead of the file's own."""
         self.context = browser.new_context(viewport={"width": 1280, "height": 900})
         self.requests, self.outside, self.errors = [], [], []
         self.context.route("**/*", self._route)
         if missing:                                # answer 404 for these files
             self.context.route(missing, lambda route: route.fulfill(status=404, body="gone"))
+        for pattern, text in (served or {}).items():
+            self.context.route(pattern, functools.partial(_fulfil, text))
         self.page = self.context.new_page()
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
@@ -596,14 +604,12 @@ def test_a_snapshot_the_browser_cannot_load_means_starting_afresh(browser, site,
     """Each learner's Python starts from the judge's snapshot (worker.js).  Where a
     browser cannot load one, the learner starts afresh: slower, graded the same.
     Here runner.js hands each learner 1,000 bytes that are no snapshot."""
-    view = View(browser, serve(site) + f"exercises.html?seed={SEED}&time-limit={TIME_LIMIT:g}")
     script = (site / "assets" / "runner" / "runner.js").read_text(encoding="utf-8")
     handed = "start.snapshot = snapshot;"
     assert script.count(handed) == 1
-    view.context.route("**/runner/runner.js", lambda route: route.fulfill(
-        body=script.replace(handed, "start.snapshot = new Uint8Array(1000);"),
-        content_type="text/javascript"))
-    view.page.reload()
+    corrupt = script.replace(handed, "start.snapshot = new Uint8Array(1000);")
+    view = View(browser, serve(site) + f"exercises.html?seed={SEED}&time-limit={TIME_LIMIT:g}",
+                served={"**/runner/runner.js": corrupt})
     view.page.wait_for_function(
         "() => document.querySelector('.lesson-runner').dataset.state === 'ready'",
         timeout=90_000)
@@ -621,6 +627,7 @@ def test_after_the_judge_every_learner_starts_from_its_snapshot(runner):
     """The shared page has made runs by now: each of its learners' Pythons
     started from the judge's snapshot, the first included (started once the
     judge was ready)."""
+    report_of(runner, CASES["correct_lists"][0])           # two runs at least: two learners
     check_in_page(runner, CASES["correct_lists"][0])
     starts = runner.page.evaluate("() => lessonRunner.runners[0].timings.starts")
     assert len(starts) >= 2 and all(start["snapshot"] for start in starts), starts
