@@ -5,6 +5,7 @@ they are in, so ``pytest -m "not browser"`` runs everything else quickly.
 Hypothesis runs derandomized: the same examples on every run and in CI.
 """
 
+import collections
 import compileall
 import json
 import os
@@ -72,6 +73,30 @@ class WholeFiles(LoadScopeScheduling):
     def _split_scope(self, nodeid):
         path = nodeid.split("::", 1)[0]
         return path if os.path.basename(path) in WHOLE_FILES else nodeid
+
+
+def pytest_addoption(parser):
+    parser.addoption("--file-durations", type=int, metavar="N", default=None,
+                     help="list the N test files that took longest: each file's setup, call "
+                          "and teardown times summed over its tests (0 for every file), "
+                          "to see which files to order first in WHOLE_FILES and COSTLIEST_FIRST")
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """--file-durations N: the files' own times, as --durations gives the tests'."""
+    count = config.getoption("file_durations")
+    if count is None:
+        return
+    seconds, tests = collections.Counter(), collections.Counter()
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if getattr(report, "when", None) in ("setup", "call", "teardown"):
+                path = report.nodeid.split("::", 1)[0]
+                seconds[path] += report.duration
+                tests[path] += report.when == "call"
+    terminalreporter.write_sep("=", f"slowest {count or 'all'} test files")
+    for path, total in seconds.most_common(count or None):
+        terminalreporter.write_line(f"{total:8.1f}s  {tests[path]:4d} tests  {path}")
 
 
 def pytest_xdist_make_scheduler(config, log):
