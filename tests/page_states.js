@@ -27,6 +27,11 @@
             block_math_heights: [...document.querySelectorAll('article math[display=block]')]
                 .map(e => e.getBoundingClientRect().height),
             widget_table: table ? table.innerText : null,
+            page_fits: document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+            compact_tables_fit: [...document.querySelectorAll('.lesson-compact table')]
+                .map(t => t.scrollWidth <= t.parentElement.clientWidth + 1),
+            figures: [...document.querySelectorAll('figure svg[role=img]')].map(svg => ({
+                label: svg.getAttribute('aria-label'), width: svg.getBoundingClientRect().width})),
             quiz_boxes: [...document.querySelectorAll('.lesson-quiz fieldset')].map(f => {
                 const box = f.getBoundingClientRect(), legend = f.querySelector('legend').getBoundingClientRect();
                 const border = parseFloat(getComputedStyle(f).borderTopWidth);

@@ -20,7 +20,6 @@ import lesson
 from lesson import example, softmax
 
 from lesson_docs import lesson_figures, lesson_tables, why_scaling  # the site build's own
-from page_states import screenshot
 
 QUIZ_PAGES = {"index": ["temperature", "double", "shift", "tiny", "matrix"], "check": ["rows", "mask"],
               "why-softmax": ["divide", "argmax"], "why-scaling": ["scaling"]}
@@ -317,24 +316,21 @@ RAW_TEX = ["\\frac", "\\sqrt", "\\cdot", "\\partial", "\\(", "\\["]
 
 
 @pytest.mark.parametrize("name", ["why-softmax", "why-scaling"])
-def test_why_pages_render_offline_without_errors(open_page, shots, name):
+def test_why_pages_render_offline_without_errors(inspected, name):
+    """Light and dark on a desktop, light on a phone, each as loaded (the page
+    states test_browser.py measures too): the math typeset, no error, nothing
+    fetched, nothing wider than the page, and each figure labelled and drawn."""
     for scheme, width in (("light", 1280), ("dark", 1280), ("light", 390)):
-        view = open_page(name, scheme=scheme, width=width)
-        text = view.page.inner_text("article")
-        assert not [t for t in RAW_TEX if t in text]
-        assert view.page.locator("article math").count() > 3
-        screenshot(view.page, shots, f"{name}-{scheme}-{width}")
-        assert view.errors == []
-        assert all(url.startswith(("file:", "data:")) for url in view.requests)
-        assert view.page.evaluate("document.documentElement.scrollWidth "
-                                  "<= document.documentElement.clientWidth")
-        for table in view.page.locator(".lesson-compact table").all():
-            assert table.evaluate("t => t.scrollWidth <= t.parentElement.clientWidth + 1")
-        figures = view.page.locator("figure svg[role=img]")
-        assert figures.count() >= 1
-        for i in range(figures.count()):
-            assert figures.nth(i).get_attribute("aria-label")
-            assert figures.nth(i).bounding_box()["width"] > 200
+        state = inspected(name, scheme=scheme, width=width)
+        at_load = state["at_load"]
+        assert not [t for t in RAW_TEX if t in at_load["text"]]
+        assert len(at_load["math"]) > 3
+        assert state["errors_at_load"] == []
+        assert all(url.startswith(("file:", "data:")) for url in state["requests_at_load"])
+        assert at_load["page_fits"] and all(at_load["compact_tables_fit"]), at_load
+        assert at_load["figures"], "no figure"
+        for figure in at_load["figures"]:
+            assert figure["label"] and figure["width"] > 200, figure
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
