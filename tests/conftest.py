@@ -53,7 +53,7 @@ settings.load_profile("lesson")
 # so the browser tests that read the shared page states, and the site's
 # checks, spread over every worker.  Workers take the costliest whole files
 # first, then the single tests, the costliest files' first.  The order is each
-# file's total time in `pytest --durations=0` (2026-12-02, 2 cores); look
+# file's total time in `pytest --file-durations 0` (2026-12-02, 2 cores); look
 # again when a file grows.
 WHOLE_FILES = ["test_runner_browser.py", "test_learner_corpus.py", "test_exercise.py",
                "test_report.py", "test_hostile_class.py", "test_formats.py",
