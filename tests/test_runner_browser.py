@@ -84,8 +84,8 @@ class View:
     """A browser context where every request is seen and none leaves the site."""
 
     def __init__(self, browser, url, missing=None, served=None):
-        """``missing``: files answered with 404; ``served``: {file: text} answered
-        with that text instead of the file's own."""
+        """``missing``: files answered with 404; ``served``: {file: script}
+        answered with that JavaScript instead of the file's own."""
         self.context = browser.new_context(viewport={"width": 1280, "height": 900})
         self.requests, self.outside, self.errors = [], [], []
         self.context.route("**/*", self._route)

@@ -200,10 +200,10 @@
 
     // --- Workers ------------------------------------------------------------
 
-    // A worker of either role, with request/answer as promises.
     // The judge's snapshot of a Python just started: learners start from it.
     let snapshot = null;
 
+    // A worker of either role, with request/answer as promises.
     function startWorker(role) {
       const worker = new Worker(new URL("worker.js", runner), { type: "module" });
       const waiting = new Map();

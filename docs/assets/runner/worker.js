@@ -17,7 +17,6 @@ const LESSON = "/lesson-site";              // the judge's copy of the lesson pa
 const HARNESS = "/lesson-harness";          // the learner's copy of the harness
 let python = null;
 let module = null;                          // the Python module this worker calls
-let fromSnapshot = false;                   // did this Python start from the judge's snapshot?
 
 function post(message) {
   self.postMessage(message);
@@ -86,7 +85,8 @@ function writeFiles(folder, files) {
 // snapshot of that state (the judge makes one as it starts, and the page
 // hands it to each learner worker started after) in a tenth of that.  The
 // snapshot is taken before a line of the lesson is loaded: a learner's
-// Python holds what a fresh one holds, and nothing else.
+// Python holds what a fresh one holds, and nothing else.  What the page is
+// told: Python's version, and whether it started from the snapshot.
 async function start(role, files, snapshot) {
   post({ type: "progress", stage: "runtime" });
   const runtime = new URL("pyodide/", here);
@@ -103,7 +103,6 @@ async function start(role, files, snapshot) {
   failed.catch(() => {});
   try {
     python = await Promise.race([failed, loadPyodide(options)]);
-    fromSnapshot = Boolean(options._loadSnapshot);
   } catch (error) {                     // a snapshot this browser cannot load: start afresh
     if (!options._loadSnapshot) throw error;
     delete options._loadSnapshot;
@@ -132,7 +131,7 @@ async function start(role, files, snapshot) {
   }
   const version = sys.version.split(" ")[0];
   sys.destroy();
-  return version;
+  return { version, snapshot: Boolean(options._loadSnapshot) };
 }
 
 // Call a function of this worker's module; a Python list comes back as an array.
@@ -153,11 +152,9 @@ self.onmessage = async (event) => {
   const message = event.data;
   try {
     switch (message.type) {
-      case "start": {
-        const version = await start(message.role, message.files, message.snapshot);
-        post({ type: "ready", version, snapshot: fromSnapshot });
+      case "start":
+        post({ type: "ready", ...await start(message.role, message.files, message.snapshot) });
         break;
-      }
       case "begin":                                 // judge: a new run's first step
         post({ type: "step", step: call("begin", message.timeLimit, message.seed) });
         break;
