@@ -260,6 +260,19 @@ PRINTS = ((SAMPLES / "correct_lists.py").read_text()
           + "    print('entropy of', w, file=sys.stderr)\n"
           + "    return _entropy(w)\n")
 
+# Sleeps at the top and in softmax, and asks entropy for a negative sleep: in
+# the page time.sleep waits without spinning (harness.sleep_with), and still
+# refuses what Python's own refuses.
+SLEEPS = ((SAMPLES / "correct_lists.py").read_text()
+          + "\nimport time\n"
+          + "time.sleep(0.25)\n"
+          + "_softmax = softmax\n"
+          + "def softmax(x, axis=-1):\n"
+          + "    time.sleep(0.01)\n"
+          + "    return _softmax(x, axis)\n"
+          + "def entropy(w):\n"
+          + "    time.sleep(-1)\n")
+
 CASES = {
     "correct_lists": ((SAMPLES / "correct_lists.py").read_text(), CHECKS),
     "starter": (STARTER, 0),
@@ -267,6 +280,7 @@ CASES = {
     "patches_math_exp": (PATCHES_EXP, None),
     "patches_lesson": (PATCHES_LESSON, 0),
     "prints": (PRINTS, CHECKS),
+    "sleeps": (SLEEPS, CHECKS - 3),
 }
 
 
@@ -322,8 +336,8 @@ def test_a_check_that_never_returns_is_stopped_then_the_next_run_works(runner, t
 # Time-outs at the short limit (?time-limit=0.5 in the page, --time-limit 0.5 for
 # the CLI): 0.5 s a check, 5 s to load, 6.5 s for the whole file.  These files
 # sleep where a learner's would spin: the limits go by the clock, so the plan
-# is the same, and the CLI leaves the cores to the other tests (a spinning
-# check is stopped in the page by the test before, never_returns.py).
+# is the same, and the page and the CLI leave the cores to the other tests
+# (a spinning check is stopped in the page by the test before, never_returns.py).
 BUSY = "import time\ntime.sleep({seconds})\n"
 HANGS = "\ndef {name}(*args, **kwargs):\n    import time\n    time.sleep(3600)\n"
 TIMEOUT_CASES = {

@@ -81,6 +81,20 @@ function writeFiles(folder, files) {
   }
 }
 
+// Pyodide's time.sleep spins a core until the time is up.  Atomics.wait on
+// a shared WebAssembly memory sleeps instead; a worker may wait so without
+// cross-origin isolation where the browser lets it make that memory
+// (Chromium does).  Where it may not, this is null and Pyodide's sleep stays.
+function sleeper() {
+  try {
+    const cell = new Int32Array(new WebAssembly.Memory({ shared: true, initial: 1, maximum: 1 }).buffer);
+    Atomics.wait(cell, 0, 0, 0);
+    return (milliseconds) => { Atomics.wait(cell, 0, 0, milliseconds); };
+  } catch (error) {
+    return null;
+  }
+}
+
 // Python starts from its first state in seconds of CPU; from a memory
 // snapshot of that state (the judge makes one as it starts, and the page
 // hands it to each learner worker started after) in a tenth of that.  The
@@ -126,6 +140,8 @@ async function start(role, files, snapshot) {
     writeFiles(HARNESS, { [`${name}.py`]: files.modules[path] });
     sys.path.insert(0, HARNESS);
     module = python.pyimport(name);
+    const wait = sleeper();
+    if (wait) module.sleep_with(wait);
     python.setStdout(printer("stdout"));
     python.setStderr(printer("stderr"));
   }
