@@ -103,15 +103,18 @@ def test_modules_in_the_learners_folder_shadow_nothing(tmp_path):
 def test_ctrl_c_stops_the_checker_and_everything_the_learner_started(tmp_path):
     """Ctrl+C while a learner's helpers run: exit 130, one line, nothing left running.
 
-    The file is starts_processes.py with an entropy() that sleeps, so the
-    checker is surely still at work when the signal comes.
+    The file is starts_processes.py with an entropy() that sleeps for a
+    minute, graded with a time limit of a minute, so the checker is surely
+    still at work when the signal comes, however busy the machine (at the
+    default 2 s, the checker once finished between seeing the helpers and
+    the signal).
     """
     learner = tmp_path / "starts_processes.py"
     mark = f"{MARK}-ctrl-c-{uuid.uuid4().hex}"
     learner.write_text((SAMPLES / "starts_processes.py").read_text().replace(MARK, mark)
                        + "\n\ndef entropy(w):\n    import time\n    time.sleep(60)\n")
     checker = subprocess.Popen(
-        [sys.executable, "-m", "lesson", "check", str(learner)],
+        [sys.executable, "-m", "lesson", "check", "--time-limit", "60", str(learner)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env=dict(os.environ, PYTHONPATH=str(ROOT)))
     deadline = time.monotonic() + 20
