@@ -34,7 +34,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from xdist.scheduler import LoadScopeScheduling
 
-from lesson_docs import checker_output
+from lesson_docs import build_cache, checker_output
 from page_states import DESKTOP, measure_page
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -191,6 +191,17 @@ def made_once(tmp_path_factory, name, make):
             folder.mkdir()
             make(folder)
             done.touch()
+    return folder
+
+
+@pytest.fixture(scope="session", autouse=True)
+def docs_cache(tmp_path_factory):
+    """One folder a run where the site's builds keep what they compute from
+    the code (lesson_docs.build_cache): the MkDocs, Zensical and no-npm
+    builds, on every worker, run the scaling experiment, the accuracy
+    benchmark and the checker on the samples once between them."""
+    folder = made_once(tmp_path_factory, "docs-cache", lambda folder: None)
+    os.environ[build_cache.VARIABLE] = str(folder)
     return folder
 
 

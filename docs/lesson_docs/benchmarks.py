@@ -16,7 +16,7 @@ import math
 
 from lesson import bench
 
-from . import measure_speed
+from . import build_cache, measure_speed
 from .markdown_text import compact, markdown_table
 
 CORPORA = {"random": bench.accuracy_corpus, "adversarial": bench.adversarial_corpus}
@@ -24,8 +24,11 @@ CORPORA = {"random": bench.accuracy_corpus, "adversarial": bench.adversarial_cor
 
 @functools.lru_cache(maxsize=None)
 def _accuracy(rows):
-    corpus = CORPORA[rows]()
-    return corpus, bench.accuracy(corpus, bench.softmax_methods(optional=False))
+    """(corpus, report): seconds of CPU, kept for the next build of the same code."""
+    def measure():
+        corpus = CORPORA[rows]()
+        return corpus, bench.accuracy(corpus, bench.softmax_methods(optional=False))
+    return build_cache.kept(f"accuracy {rows}", measure)
 
 
 def accuracy(rows="random"):

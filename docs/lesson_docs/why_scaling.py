@@ -18,6 +18,7 @@ import lesson
 from lesson.figures import line_chart
 from lesson.tables import fmt
 
+from . import build_cache
 from .markdown_text import compact, markdown_table
 
 
@@ -33,8 +34,13 @@ def scaling_experiment():
 
     For each d_k: the spread (standard deviation) of q . k, with and without
     dividing by sqrt(d_k), and the mean largest weight and mean entropy of
-    the softmax weights over SCALING_KEYS keys.
+    the softmax weights over SCALING_KEYS keys.  (Seconds of CPU: kept for
+    the next build of the same code, see build_cache.)
     """
+    return build_cache.kept("scaling_experiment", _scaling_experiment)
+
+
+def _scaling_experiment():
     rng = random.Random(SCALING_SEED)
     results = []
     for d_k in SCALING_DIMS:
