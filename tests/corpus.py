@@ -113,6 +113,12 @@ def check(*args, cwd=None):
     return Checked(run.returncode, run.stdout, run.stderr, run.seconds)
 
 
+def starts_processes(mark):
+    """The source of the corpus's starts_processes.py, its processes marked with
+    ``mark`` instead of MARK: a test's own, which no other worker's runs carry."""
+    return (CORPUS / "starts_processes.py").read_text().replace(MARK, mark)
+
+
 def leftovers(mark=MARK):
     """Processes still running with ``mark`` on their command line."""
     return [pid for pid, command in processes() if mark in command]

@@ -16,7 +16,7 @@ import uuid
 
 import pytest
 
-from corpus import MARK, check, leftovers
+from corpus import check, leftovers, starts_processes
 
 from lesson.grader import contract
 
@@ -61,7 +61,7 @@ def checked_at_once(cases, tmp_path_factory, slowest=()):
         path = str(SAMPLES / (name if "." in name else f"{name}.py"))
         if name == "starts_processes":          # its processes marked as this module's
             path = own / "starts_processes.py"
-            path.write_text((SAMPLES / "starts_processes.py").read_text().replace(MARK, OWN_MARK))
+            path.write_text(starts_processes(OWN_MARK))
         done = check("--results", str(folders[name]), *cases[name], path)
         saved = sorted(folders[name].iterdir())
         assert len(saved) == 1, (name, saved)

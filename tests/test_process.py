@@ -18,7 +18,7 @@ import uuid
 from lesson.grader import contract, process, report
 
 from conftest import SAMPLES      # tests/learner_corpus and the site's samples
-from corpus import MARK, ROOT, check, leftovers
+from corpus import MARK, ROOT, check, leftovers, starts_processes
 
 
 def test_runner_results_are_structured(tmp_path):
@@ -109,7 +109,7 @@ def test_ctrl_c_stops_the_checker_and_everything_the_learner_started(tmp_path):
     """
     learner = tmp_path / "starts_processes.py"
     mark = f"{MARK}-ctrl-c-{uuid.uuid4().hex}"
-    learner.write_text((SAMPLES / "starts_processes.py").read_text().replace(MARK, mark)
+    learner.write_text(starts_processes(mark)
                        + "\n\ndef entropy(w):\n    import time\n    time.sleep(60)\n")
     # Ctrl+C reaches a checker that does not ignore it: pytest started by a
     # shell as a background job (`pytest &`) ignores SIGINT, and so, left

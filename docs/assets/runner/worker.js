@@ -113,14 +113,15 @@ async function start(role, files, snapshot) {
   const options = { indexURL: runtime.href };
   if (role === "judge") options._makeSnapshot = true;
   else if (snapshot) options._loadSnapshot = snapshot;
-  const failed = failedStart();
-  failed.catch(() => {});
+  // Each attempt watches for its own failure: a warning the first one left
+  // must not fail the second.
+  const attempt = () => Promise.race([failedStart(), loadPyodide(options)]);
   try {
-    python = await Promise.race([failed, loadPyodide(options)]);
+    python = await attempt();
   } catch (error) {                     // a snapshot this browser cannot load: start afresh
     if (!options._loadSnapshot) throw error;
     delete options._loadSnapshot;
-    python = await Promise.race([failed, loadPyodide(options)]);
+    python = await attempt();
   }
   if (role === "judge") {
     try {
