@@ -98,6 +98,7 @@ def check_lines(records):
 
 
 def test_the_records_carry_the_results_verdicts_and_lines(graded):
+    located = 0                         # failed checks whose line the records must name
     for name, result in graded.items():
         records = report.records(result, LIMIT)
         verdicts, tally = truth(result)
@@ -109,9 +110,12 @@ def test_the_records_carry_the_results_verdicts_and_lines(graded):
         for index, check in enumerate(result["checks"]):
             if check["line"] and not check["passed"] and check["got"] not in (None, "None"):
                 assert check_lines(records).get(index) == {check["line"]}, (name, index)
+                located += 1
+    assert located, "no failed check names a line of the learner's file"
 
 
 def test_the_terminal_text_agrees(graded):
+    numbers = 0
     for name, result in graded.items():
         records = report.records(result, LIMIT)
         text = report.text_lines(records)
@@ -122,9 +126,12 @@ def test_the_terminal_text_agrees(graded):
         for line, record in zip(text, records):
             for number in record["lines"]:
                 assert f"line {number}" in line, (name, line)
+                numbers += 1
+    assert numbers, "no record names a line: the text's line numbers went unchecked"
 
 
 def test_the_page_gets_the_same_records_as_data(graded):
+    links = 0
     for name, result in graded.items():
         records = report.records(result, LIMIT)
         drawing = json.loads(json.dumps(page.drawn(result, LIMIT)))   # as runner.js gets it
@@ -136,16 +143,21 @@ def test_the_page_gets_the_same_records_as_data(graded):
         for record in drawing["records"]:
             for start, end in record["links"]:
                 assert record["text"][start:end].split("#")[0].endswith(".html"), record
+                links += 1
+    assert links, "no record links to the site: the links went unchecked"
 
 
 def test_every_platform_agrees(graded):
+    lined = 0                           # checks whose lines each platform must mention
     for name, result in graded.items():
         verdicts, tally = truth(result)
         named = check_lines(report.records(result, LIMIT))
+        lined += len(named)
         agree_gradescope(name, result, verdicts, tally, named)
         agree_prairielearn(name, result, verdicts, tally, named)
         agree_exercism(name, result, verdicts, named)
         agree_junit(name, result, verdicts, named)
+    assert lined, "no record names a line: the platforms' line numbers went unchecked"
 
 
 def mentions(text, lines):
