@@ -79,7 +79,38 @@ def pytest_addoption(parser):
     parser.addoption("--file-durations", type=int, metavar="N", default=None,
                      help="list the N test files that took longest: each file's setup, call "
                           "and teardown times summed over its tests (0 for every file), "
-                          "to see which files to order first in WHOLE_FILES and COSTLIEST_FIRST")
+                          "to see which files to order first in WHOLE_FILES and COSTLIEST_FIRST; "
+                          "with -n 0, also the CPU the whole machine spent meanwhile")
+
+
+def machine_cpu():
+    """Seconds of CPU the whole machine has spent so far (Linux's /proc/stat),
+    the learners' sandboxed files and Chromium's processes included; None
+    where there is no /proc/stat."""
+    try:
+        with open("/proc/stat") as stat:
+            user, nice, system, idle, iowait, irq, softirq, steal = map(
+                int, stat.readline().split()[1:9])
+    except (OSError, ValueError):
+        return None
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+FILE_CPU = collections.Counter()     # test file: the machine's CPU seconds while its tests ran
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """--file-durations in one process: the machine's CPU while each test ran
+    (its fixtures' setup and teardown included).  On a machine whose cores are
+    all busy, as under pytest-xdist here, CPU, not wall time, is what a test
+    costs the run."""
+    before = machine_cpu() if item.config.getoption("file_durations") is not None else None
+    try:
+        return (yield)
+    finally:
+        if before is not None:
+            FILE_CPU[item.nodeid.split("::", 1)[0]] += machine_cpu() - before
 
 
 def pytest_terminal_summary(terminalreporter, config):
@@ -94,9 +125,14 @@ def pytest_terminal_summary(terminalreporter, config):
                 path = report.nodeid.split("::", 1)[0]
                 seconds[path] += report.duration
                 tests[path] += report.when == "call"
+    cpu = FILE_CPU if FILE_CPU else None          # empty under -n: each worker has its own
     terminalreporter.write_sep("=", f"slowest {count or 'all'} test files")
-    for path, total in seconds.most_common(count or None):
-        terminalreporter.write_line(f"{total:8.1f}s  {tests[path]:4d} tests  {path}")
+    if cpu:
+        terminalreporter.write_line(f"{'wall':>9}  {'CPU':>9}  (the whole machine's, "
+                                    f"{sum(cpu.values()):.1f} s in all)")
+    for path, total in (cpu or seconds).most_common(count or None):
+        spent = f"{cpu[path]:8.1f}s  " if cpu else ""
+        terminalreporter.write_line(f"{seconds[path]:8.1f}s  {spent}{tests[path]:4d} tests  {path}")
 
 
 def pytest_xdist_make_scheduler(config, log):
