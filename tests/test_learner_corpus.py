@@ -185,13 +185,19 @@ def test_problem_and_reference_flag(results, case):
 def test_failures_show_what_differs(results, case):
     """Expected and got of a failed answer never print the same."""
     run, result = file_result(results, case)
+    assert len(result["checks"]) == len(KEYS)
+    compared = 0
     for check in result["checks"]:
-        if result["uses_reference"]:
-            break                  # the lesson's own answers: expected is got
-        if check["status"] == "fail" and check["expected"] is not None and check["got"] is not None:
-            assert str(check["expected"]) != str(check["got"]), check
         for stream in ("stdout", "stderr"):
             assert len(check[stream] or "") <= OUTPUT_CAP, f"{check['name']}: {stream} not capped"
+        if result["uses_reference"]:
+            continue               # the lesson's own answers: expected is got
+        if check["status"] == "fail" and check["expected"] is not None and check["got"] is not None:
+            assert str(check["expected"]) != str(check["got"]), check
+            compared += 1
+    failed = sum(c["status"] == "fail" for c in result["checks"])
+    assert compared == (0 if result["uses_reference"] else failed), \
+        f"{failed - compared} failed answers show no expected or no got"
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if not c.get("folder")], ids=ids)
