@@ -44,6 +44,9 @@ ROW_SUMS = re.compile(rf"attention\(Q, K, V\) with Q = ({MATRIX}), K = ({MATRIX}
 CAUSAL_ROWS = re.compile(rf"With the causal mask the rows sum to ((?:{NUMBER})(?:, (?:{NUMBER}))*): "
                          rf"({NUMBER}) in all")
 SCALING = re.compile(rf"With dk = (\d+): largest weight ({NUMBER}) unscaled, ({NUMBER}) scaled")
+KINDS = {"SOFTMAX": SOFTMAX, "REWORKED": REWORKED, "DIVIDED": DIVIDED, "TEMPERATURE": TEMPERATURE,
+         "MASKED": MASKED, "ZEROED": ZEROED, "ROW_SUMS": ROW_SUMS, "CAUSAL_ROWS": CAUSAL_ROWS,
+         "SCALING": SCALING}
 
 
 def plain(text):
@@ -165,32 +168,40 @@ def test_every_claim_in_a_question_is_true_for_the_numbers_it_prints(name):
 
 
 def test_every_claim_on_the_built_pages_is_true_for_the_numbers_it_prints(built_site):
-    found = {page.stem: claims(page.read_text(encoding="utf-8"), page.name)
-             for page in built_site.glob("*.html")}
+    texts = {page: page.read_text(encoding="utf-8") for page in built_site.glob("*.html")}
+    found = {page.stem: claims(text, page.name) for page, text in texts.items()}
     # The questions on these pages make such claims; a pattern that found none
     # would be checking nothing.
     assert found["index"] >= 3 and found["why-softmax"] >= 3
+    unmatched = [name for name, kind in KINDS.items()
+                 if not any(kind.search(plain(text)) for text in texts.values())]
+    assert not unmatched, f"no page makes these claims any more: {unmatched}"
 
 
 def test_why_exponentiate_table_is_true_for_the_scores_it_prints():
     table = plain(why_softmax.why_softmax("compare"))
     rows = [line.split("|")[1:-1] for line in table.splitlines() if line.startswith("| [")]
     assert len(rows) == 3
+    quotients = 0
     for scores, divided, weights, argmax in rows:
         s = [value(x) for x in numbers(scores)]
         check_list(weights, lesson.softmax(s), f"softmax of {scores}")
         if math.fsum(s):
             check_list(divided, [x / math.fsum(s) for x in s], f"{scores} divided by their sum")
+            quotients += 1
         # One number of decimals in each list, so a column reads evenly.
         for shown in (divided, weights):
             assert len({len(t.partition(".")[2]) for t in numbers(shown)}) <= 1, shown
+    assert quotients == 2, "two rows divide by their sum; one sums to 0"
 
 
 def test_lists_of_weights_share_one_number_of_decimals():
     for name in ("shift", "double", "argmax", "mask", "temperature"):
         legend, options, worked = questions.QUIZZES[name]()
         # The weights: every list but the scores fed to softmax and the outputs.
-        for shown in re.findall(rf"(?<!softmax\()(?<!output )({LIST})", plain(worked)):
+        lists = re.findall(rf"(?<!softmax\()(?<!output )({LIST})", plain(worked))
+        assert lists, f"quiz {name}: no list of weights found"
+        for shown in lists:
             places = {len(t.partition(".")[2]) for t in numbers(shown) if "e" not in t}
             assert len(places) <= 1, f"quiz {name}: {shown}"
     assert "[0.6000, 0.2940, 0.1060]" == markdown_text.weights_listed([0.6, 0.294, 0.106])
