@@ -56,7 +56,9 @@ def test_shifting_a_row_by_a_constant_changes_nothing(f, row, shift):
     # |score| * 2**-52 in the weight.
     scale = max(abs(s) for s in row + shifted if s != -math.inf)
     rel = 4 * scale * 2 ** -52 + 1e-15
-    for a, b in zip(f(row), f(shifted)):
+    weights, moved = f(row), f(shifted)
+    assert len(weights) == len(moved) == len(row)
+    for a, b in zip(weights, moved):
         assert abs(b - a) <= rel * a + 1e-300
 
 
@@ -109,6 +111,8 @@ def heads(draw):
 def test_attention_rows_are_convex_mixtures_of_values(head, causal):
     Q, K, V = head
     O, A = attention(Q, K, V, mask=causal_mask(len(Q), len(K)) if causal else None)
+    assert len(O) == len(A) == len(Q)
+    assert all(len(o) == len(V[0]) for o in O)
     for i, (o, a) in enumerate(zip(O, A)):
         assert abs(math.fsum(a) - 1) <= 1e-12
         if causal:
