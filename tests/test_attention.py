@@ -59,6 +59,7 @@ def test_attention_agrees_with_the_reference_recipe(rng):
         M = causal_mask(n_q, n_k) if n_q <= n_k and rng.random() < 0.5 else None
         O, A = attention(Q, K_, V_, mask=M)
         O_ref, A_ref = reference_attention(Q, K_, V_, M)
+        assert len(A) == len(O) == n_q
         for got, want in zip(A + O, A_ref + O_ref):
             assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
 
