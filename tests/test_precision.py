@@ -40,6 +40,7 @@ def test_exp_parts_reach_beyond_a_float(rng):
     """exp(s - top) to 2**-56 (math.exp: 2**-53), down to the smallest weights."""
     scores = [0.0] + [-rng.uniform(0, 746) for _ in range(300)] + [-745.9, -1e-300]
     his, los = exp_parts(scores, 0.0)
+    assert len(his) == len(los) == len(scores)
     with localcontext() as ctx:
         ctx.prec = 40
         for s, hi, lo in zip(scores, his, los):
@@ -145,8 +146,9 @@ def test_compensated_handles_extremes():
 def test_the_smallest_weights_round_like_the_exact_ones(below):
     """Down to 2**-1074 and to 0.0: subnormal weights within 1 ulp too."""
     row = [0.0, -below, -below - 0.25]
-    exact = exact_softmax(row)
-    assert all(ulp_error(w, t) <= 1.0 for w, t in zip(softmax_compensated(row), exact))
+    exact, weights = exact_softmax(row), softmax_compensated(row)
+    assert len(weights) == len(exact) == len(row)
+    assert all(ulp_error(w, t) <= 1.0 for w, t in zip(weights, exact))
 
 
 def test_the_reference_agrees_with_mpmath():
@@ -157,7 +159,9 @@ def test_the_reference_agrees_with_mpmath():
                 [1e6 + 0.1, 1e6 - 123.456, 1e6]):
         top = max(row)
         exps = [mpmath.exp(mpmath.mpf(s) - top) for s in row]
-        for ours, theirs in zip(exact_softmax(row), exps):
+        exact = exact_softmax(row)
+        assert len(exact) == len(row)
+        for ours, theirs in zip(exact, exps):
             theirs = theirs / mpmath.fsum(exps)
             assert abs(mpmath.mpf(str(ours)) - theirs) <= theirs * mpmath.mpf(10) ** -45
 
