@@ -164,8 +164,10 @@ def test_odd_return_values_never_pass(graded):
     assert s["lesson's first weight"] == "pass"               # 3 decimals asked for
     rounded = next(r for r in entry["checks"] if r["name"] == "weights sum to 1")
     assert rounded["expected"] != rounded["got"]              # six decimals, shown differing
-    for got, expected in zip(json.loads(rounded["got"]), json.loads(rounded["expected"])):
-        assert got != expected
+    got, expected = json.loads(rounded["got"]), json.loads(rounded["expected"])
+    assert len(got) == len(expected) > 0, rounded
+    for weight, wanted in zip(got, expected):
+        assert weight != wanted
 
 
 def test_dataclasses_and_multiprocessing_work_as_outside_the_checker(graded):
