@@ -138,12 +138,16 @@ PHRASES = {path.stem: WORDS[made(path.stem)] for path in MISTAKES.glob("*.py")}
 def test_every_mistake_answers_every_check_of_its_function():
     """A mistake gives an answer, fails as its code would, or has no say:
     never a crash of its own, whatever the fresh inputs."""
+    answered = set()                    # the mistakes that gave some check an answer
     for seed in (1, 2, 3, SEED):
         for check in contract.checks_for(seed):
             for mistake in (m for m in USUAL if m.function == check.function):
                 for answer in mistake.answers:
                     outcome = mistake.outcome(check, answer)
                     assert outcome is None or set(outcome) <= {"value", "error"}
+                    if outcome is not None:
+                        answered.add(mistake.name)
+    assert answered == {m.name for m in USUAL} != set(), "mistakes that answered no check"
 
 
 ODD = [[], [[]], [[1.0], 0.5], [[0.5, 0.5], [1.0]], [True, False], 10 ** 400, [10 ** 400],
