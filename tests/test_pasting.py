@@ -66,5 +66,9 @@ SESSIONS = dict(sessions())
 
 @pytest.mark.parametrize("where", SESSIONS)
 def test_every_example_pastes_into_the_prompt(where):
-    errors = syntax_errors(pasted_lines(SESSIONS[where]))
+    text = SESSIONS[where]
+    prompts = [line for line in text.splitlines() if line.lstrip().startswith(">>>")]
+    read = [m for m in map(PROMPT.match, prompts) if m]
+    assert len(read) == len(prompts), f"{where}: prompts not read: {len(prompts) - len(read)}"
+    errors = syntax_errors(pasted_lines(text))
     assert not errors, f"{where}: a SyntaxError at the prompt after {errors[0]}"
