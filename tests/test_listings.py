@@ -82,4 +82,7 @@ def test_listing_runs_alone_with_its_examples(code, tmp_path):
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
     if ">>>" in code:
         # 3.13 says "N passed.", older Pythons "N passed and 0 failed."
-        assert re.search(r"^\d+ passed(?: and 0 failed)?\.$", result.stdout, re.M), result.stdout
+        ran = re.search(r"^(\d+) passed(?: and 0 failed)?\.$", result.stdout, re.M)
+        assert ran, result.stdout
+        examples = sum(line.lstrip().startswith(">>>") for line in code.splitlines())
+        assert int(ran[1]) == examples > 0, result.stdout      # every example ran
