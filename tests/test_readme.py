@@ -56,6 +56,7 @@ def run_line(line, folder):
 def test_every_try_it_line_works_from_another_folder(elsewhere):
     lines = try_it_lines()[1:]
     assert lines and all(line.startswith("softmax-lesson") for line in lines)
+    assert any(" check " in line for line in lines), "no line grades the starter"
     for line in lines:                      # in order: starter writes what check reads
         result = run_line(line, elsewhere)
         output = result.stdout + result.stderr
