@@ -78,6 +78,7 @@ def test_function_names_and_unary_minus_are_spaced_as_in_tex(built_site):
 def test_idea_page_table_is_computed_by_lesson(built_site):
     markup = page(built_site, "index")
     rows, _ = table_rows(example.TABLE_SCORES)
+    assert len(rows) == len(example.TABLE_SCORES) + 1, rows      # a header, a row per key
     for row in rows[1:]:
         cells = "".join(rf"<td[^>]*>{re.escape(cell)}</td>\s*" for cell in row)
         assert re.search(cells, markup), row
@@ -126,10 +127,13 @@ def test_api_page_spells_numbers_as_the_source_does(built_site):
 
 
 def test_no_page_loads_anything_from_the_network(built_site):
+    tags = 0
     for path in built_site.rglob("*.html"):
         markup = path.read_text()
         for tag in re.findall(r"<(?:script|link|img)\b[^>]*>", markup):
             assert not re.search(r"""(?:src|href)=["']?(?:https?:)?//""", tag), (path.name, tag)
+            tags += 1
+    assert tags >= len(PAGES), "the pages load no script, stylesheet or image at all"
 
 
 def test_every_placeholder_was_filled(built_site):
@@ -274,6 +278,7 @@ def test_zensical_pages_hold_the_computed_numbers(zensical_site, built_site):
     # The same numbers as the MkDocs build: tables are filled by the same code.
     for name in ["index", "reference", "precision", "exercises"]:
         cells = re.findall(r"<td[^>]*>(.*?)</td>", page(built_site, name))
+        assert cells, name
         assert cells == re.findall(r"<td[^>]*>(.*?)</td>", page(zensical_site, name)), name
 
 
