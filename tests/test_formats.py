@@ -211,6 +211,11 @@ def test_every_document_follows_its_published_format(graded, name):
     assert gradescope_problems(made["gradescope"]) == []
     assert prairielearn_problems(made["prairielearn"]) == []
     assert exercism_problems(made["exercism"]) == []
+    # Every check's entry was among those checked; PrairieLearn lists none it cannot grade.
+    checks = len(exercise.CHECKS)
+    assert [len(json.loads(made[form])["tests"]) for form in ("gradescope", "exercism")] == [checks] * 2
+    prairielearn = json.loads(made["prairielearn"])
+    assert len(prairielearn.get("tests", [])) == (checks if prairielearn["gradable"] else 0)
     [(suite, cases)] = junit_suites(made["junit"])
     assert suite.name == result["file"] and suite.tests == len(cases) == len(exercise.CHECKS)
     assert [(c.classname, c.name) for c, _ in cases] == [
@@ -219,6 +224,15 @@ def test_every_document_follows_its_published_format(graded, name):
     assert (suite.failures, suite.errors, suite.skipped) == (
         kinds.count("Failure"), kinds.count("Error"), kinds.count("Skipped"))
     assert suite.time == pytest.approx(result["seconds"])
+
+
+def test_the_format_checks_find_what_breaks_a_format():
+    """The checks above find a broken test entry, so a document that passes was read."""
+    entry = {"name": "softmax: x", "status": "passed"}           # no score, no output
+    for found in (gradescope_problems(json.dumps({"score": 0, "tests": [entry]})),
+                  prairielearn_problems(json.dumps({"gradable": True, "score": 0, "tests": [entry]})),
+                  exercism_problems(json.dumps({"version": 3, "status": "pass", "tests": [entry]}))):
+        assert found and all(problem.startswith("tests[0]") for problem in found), found
 
 
 def test_a_correct_file_scores_full_marks_everywhere(graded):
