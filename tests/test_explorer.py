@@ -222,6 +222,7 @@ def test_the_scripts_softmax_and_rows_agree_with_the_lesson(page, rng):
         row[rng.randrange(n)] = rng.uniform(-50, 50)                     # one key is seen
         rows.append(row)
     got = page.evaluate("rows => rows.map(r => lessonWidget.softmax(r))", rows)
+    assert len(got) == len(rows)
     for row, weights in zip(rows, got):
         assert weights == pytest.approx(lesson.softmax(row), rel=1e-12, abs=1e-300)
         assert [w == 0 for w in weights] == [s == NEG_INF for s in row]   # only a mask gives 0
@@ -232,6 +233,7 @@ def test_the_scripts_softmax_and_rows_agree_with_the_lesson(page, rng):
         cases.append((q, rng.choice([0.1, 0.5, 1.0, 3.0]), masked))
     got = page.evaluate("""cases => cases.map(([q, t, masked]) =>
         lessonExplorer.attentionRow(q, %s, %s, t, masked))""" % (K, V), cases)
+    assert len(got) == len(cases)
     for (q, t, masked), row in zip(cases, got):
         mask = [NEG_INF if m else 0.0 for m in masked]
         if all(masked):
@@ -306,7 +308,9 @@ def test_on_a_phone_the_grid_fits(page, shots):
     screenshot(page, shots, "explorer-phone")
     wrap = page.locator(f"{ROOT} .ax-scroll")
     assert wrap.evaluate("e => e.scrollWidth <= e.clientWidth")
-    for cell in page.locator(f"{ROOT} .ax-grid :is(th, td)").all():
+    cells = page.locator(f"{ROOT} .ax-grid :is(th, td)").all()
+    assert len(cells) >= (len(Q) + 1) * (len(K) + 1), len(cells)    # every cell and header
+    for cell in cells:
         box = cell.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
