@@ -362,7 +362,9 @@ def test_every_weight_and_score_minus_max_is_visible_on_a_phone(open_page, shots
     headers = table(view)[0]
     for column in (3, 5):                               # score - max, and the weight
         assert "max" in headers[2] and "weight" in headers[4]
-        for cell in page.locator(f".softmax-widget table tr > :nth-child({column})").all():
+        cells = page.locator(f".softmax-widget table tr > :nth-child({column})").all()
+        assert len(cells) == keys + 1, (column, len(cells))   # the header, a row per key
+        for cell in cells:
             assert cell.is_visible()
             box = cell.bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= 390
