@@ -165,6 +165,7 @@ def test_junk_never_leaks_an_internal_error(rng):
         (softmax_table, 1), (scaled_scores, 2), (causal_mask, 2), (attention, 3),
         (softmax_compensated, 1),
     ]
+    refused = set()                     # the functions whose error messages were read
     for _ in range(3000):
         function, n = rng.choice(calls)
         args = [rng.choice(JUNK) for _ in range(n)]
@@ -172,6 +173,8 @@ def test_junk_never_leaks_an_internal_error(rng):
             function(*args)
         except (TypeError, ValueError) as error:
             assert str(error).startswith(function.__name__ + ": "), (function, args, error)
+            refused.add(function)
+    assert refused == {function for function, _ in calls}, "some function refused no junk"
 
 
 @pytest.mark.parametrize("core", [softmax_row, softmax_compensated_row])
