@@ -20,6 +20,7 @@ def test_adversarial_corpus_has_every_kind_the_issue_names():
     corpus = bench.adversarial_corpus()
     assert corpus == bench.adversarial_corpus()
     kinds = {kind: [row for k, row in corpus if k == kind] for kind in bench.ADVERSARIAL}
+    assert [kind for kind, rows in kinds.items() if not rows] == []
     assert max(len(row) for row in kinds["long"]) >= 1000
     assert all(max(row) - min(row) >= 100 for row in kinds["wide"])
     assert all(len(set(row)) < len(row) for row in kinds["ties"])
