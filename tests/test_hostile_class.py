@@ -271,6 +271,9 @@ def _no_pass_in_sandbox(result, mode):
     """Without a sandbox it reads what it likes, with the teacher's rights."""
     if mode == "bwrap":                    # the class folder, the lesson: hidden
         assert result["passed"] == 0, grade(result)
+    else:                                  # any grade, but a whole one
+        assert result["passed"] + result["failed"] == len(result["checks"]) == len(
+            contract.CHECKS), grade(result)
 
 
 VERDICTS = {"forge_every_fd": _no_pass, "forge_no_import": _no_pass,
