@@ -116,9 +116,16 @@ def inside(base, wheel):
     return Layout([".venv/bin/softmax-lesson"], folder, files)
 
 
+def tmp_venv(base, wheel):
+    """The venv under /tmp that two layouts reach, one by a link: made once."""
+    venv = base / "tmp-venv"
+    return venv if (venv / "bin" / "softmax-lesson").exists() else \
+        make_venv(system_python(), venv, wheel)
+
+
 def under_tmp(base, wheel):
     """A venv under /tmp, and the files in /tmp."""
-    venv = make_venv(system_python(), base / "tmp-venv", wheel)
+    venv = tmp_venv(base, wheel)
     files = [str(base / "tmp-files" / f) for f in two_files(base / "tmp-files")]
     return Layout([venv / "bin" / "softmax-lesson"], base, files)
 
@@ -132,9 +139,9 @@ def class_folder(base, wheel):
 
 
 def through_a_link(base, wheel):
-    """A venv reached through a symlink: its python run by the link's path."""
-    make_venv(system_python(), base / "real" / "venv", wheel)
-    (base / "linked").symlink_to(base / "real" / "venv")
+    """A venv reached through a symlink (the /tmp one): its python run by the
+    link's path."""
+    (base / "linked").symlink_to(tmp_venv(base, wheel))
     files = two_files(base / "linked-work")
     return Layout([base / "linked" / "bin" / "python", "-m", "lesson"], base / "linked-work",
                   files)
