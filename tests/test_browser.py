@@ -34,6 +34,7 @@ def test_page_has_no_errors_raw_tex_or_network(inspected, name):
         assert not [t for t in RAW_TEX if t in text], text
         assert state["errors_at_load"] == []
         requests = state["requests_at_load"]
+        assert any(url.endswith(".css") for url in requests), requests   # the record works
         assert all(url.startswith(("file:", "data:", "blob:", "about:")) for url in requests), \
             [url for url in requests if not url.startswith("file:")]
 

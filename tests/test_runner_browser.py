@@ -559,6 +559,7 @@ def test_on_a_phone_a_value_goes_under_its_label_and_no_word_breaks(runner):
     finally:
         page.set_viewport_size({"width": 1280, "height": 900})
     values = page.evaluate(VALUES)                      # wide: each value beside its label
+    assert len(values) > 4
     assert not any(value["under"] for value in values)
 
 
@@ -610,6 +611,7 @@ def test_from_disk_the_page_says_how_to_check(browser, built_site):
     assert view.page.is_disabled(".lr-run")
     assert text_of(view.page) == STARTER
     assert view.errors == []
+    assert any(url.endswith(".css") for url in view.requests), view.requests   # recorded
     assert all(url.startswith("file:") for url in view.requests), view.requests
     view.close()
 
