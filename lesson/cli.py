@@ -20,7 +20,7 @@ from lesson.grader import contract, formats
 from lesson.grader.report import printable
 from lesson.grader import session
 from lesson.grader.session import CHECKER_FAILED
-from lesson.grader.process import MEMORY_LIMIT
+from lesson.grader.workers import MEMORY_LIMIT
 from lesson.tables import fmt_list, table_rows
 
 
@@ -363,13 +363,13 @@ def _reaping(args, run, *arguments, **keywords):
     """run(...), then every process it started ended and waited for; as a
     program (not when a program of its own calls main()), this process is
     its workers' subreaper, so their leftovers are its own to reap."""
-    from lesson.grader import process
+    from lesson.grader import workers
     if args.as_program:
-        process.become_subreaper()
+        workers.become_subreaper()
     try:
         return run(*arguments, **keywords)
     finally:
-        process.reap_all()
+        workers.reap_all()
 
 
 def main(argv=None):

@@ -1,8 +1,9 @@
 """lesson/grader/classroom.py: a class's submissions, found as teachers keep them.
 
-A class folder holds a file per student or a folder per student; a link out
-of the folder is graded and noted, a dangling link, an archive or any other
-file is skipped and named.  The folder a hostile class shares is in
+A class folder holds a file per student or a folder per student; a link to
+a file is that student's line, refused when graded (test_process.py), and a
+link to a folder, a dangling link, an archive or any other file is skipped
+and named.  The folder a hostile class shares is in
 test_hostile_class.py.
 """
 
@@ -31,17 +32,18 @@ def test_a_class_folder_holds_files_and_folders_and_says_what_it_skipped(tmp_pat
     (tmp_path / "outside.py").write_text("")
     (folder / "eve.py").symlink_to(tmp_path / "outside.py")
     (folder / "gus.py").symlink_to(tmp_path / "nothing.py")
+    (folder / "hal").symlink_to(folder / "ann")
     entries, skipped = classroom.find([str(folder)])
     shown = [entry.shown_as for entry in entries]
     assert shown == [f"{folder}/ann/softmax_exercise.py", f"{folder}/bob.ipynb",
                      f"{folder}/cat/src/softmax_exercise.py", f"{folder}/eve.py",
                      f"{folder}/zoe.py"]
     assert entries[0].folder == str(folder / "ann") and entries[1].folder is None
-    assert [e.note is not None for e in entries] == [False, False, False, True, False]
-    assert "outside the folder" in entries[3].note
+    assert [e.within for e in entries] == [None, "", None, "", ""]   # a link to no file
     why = dict(skipped)
-    assert set(why) == {f"{folder}/dan/", f"{folder}/gus.py", f"{folder}/notes.md",
+    assert set(why) == {f"{folder}/dan/", f"{folder}/gus.py", f"{folder}/hal", f"{folder}/notes.md",
                         f"{folder}/work.zip"}
+    assert "a link to a folder" in why[f"{folder}/hal"]
     assert "no .py file" in why[f"{folder}/dan/"] and "a link to nothing" in why[f"{folder}/gus.py"]
     assert "an archive" in why[f"{folder}/work.zip"]
 

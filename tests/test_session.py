@@ -13,10 +13,11 @@ test_formats.py's.
 import json
 import os
 import shutil
+import threading
 
 import pytest
 
-from lesson.grader import formats, process, session
+from lesson.grader import formats, process, sandbox, session, workers
 
 from conftest import SAMPLES      # tests/learner_corpus and the site's samples
 from corpus import check         # python -m lesson check, as a teacher runs it
@@ -149,16 +150,16 @@ def test_a_file_the_checker_fails_on_stops_the_run_with_exit_3(tmp_path, monkeyp
                         problem=problem)
         return dict(formats._example(), file=path)
     monkeypatch.setattr(process, "run", run)
-    monkeypatch.setattr(process, "STOPPING", [])     # stop_all's mark stays in this test
+    monkeypatch.setattr(workers, "STOPPING", threading.Event())   # stop_all's mark stays here
     files = [str(SAMPLES / name)
              for name in ("forgot_max.py", "correct_lists.py", "log_of_zero.py")]
     code = session.check(files, "json", sandbox=False, results=str(tmp_path))
     out, err = capsys.readouterr()
     assert code == session.CHECKER_FAILED == 3
     assert ran == ["forgot_max.py", "correct_lists.py"]       # the rest is not graded
-    assert err == f"python -m lesson check: warning: {session.NO_SANDBOX}\n" \
+    assert err == f"python -m lesson check: warning: {session.unconfined(sandbox.mode(False))}\n" \
                   f"python -m lesson check: error: {problem}\n"
     document = json.loads(out)
     assert (document["error"], document["files"]) == (problem, [])
     assert os.listdir(tmp_path) == ["forgot_max.py.json"]
-    assert process.STOPPING == [True]                # every worker stopped, none started
+    assert workers.STOPPING.is_set()                 # every worker stopped, none started

@@ -14,8 +14,13 @@ plan       what to do next, given what has happened: every rule of time, of
 report     the report as records (verdicts, the learner's lines, links), every
            output's one source; its text, the teacher's summary, and how lines wrap
 links      where the site teaches each function, and its solution
-process    the plan carried out with worker processes (and bubblewrap's
-           sandbox), for the terminal
+process    the plan carried out with worker processes, for the terminal
+snapshot   a submission read once, before anything runs: regular files only, no
+           link out of it
+sandbox    where a learner's code runs, denying by default: bubblewrap's sandbox
+           built up from nothing, else a user of its own, else (said) none;
+           what each protects and what it cannot
+workers    the worker processes, and the reaping that leaves none of theirs behind
 classroom  a class's submissions: found in folders, read at once, graded side by side
 session    one run of `check`: the files graded, and what its format prints
 page       the plan carried out in the Exercises page (run by its judge worker)

@@ -31,6 +31,7 @@ import zipfile
 
 from lesson.grader import formats, wheel
 from lesson.grader.classroom import STARTER_NAMES, find_submission
+from lesson.grader.snapshot import snapshot
 
 ROOT_VARIABLE = "LESSON_AUTOGRADER_ROOT"
 
@@ -121,7 +122,8 @@ def run_gradescope(root=None, time_limit=None, points=None):
     Your submission holds no .py file or Jupyter notebook: submit the file with your four functions, softmax_exercise.py.
     """
     root = root or os.environ.get(ROOT_VARIABLE) or "/autograder"
-    result = _grade(os.path.join(root, "submission"), STARTER_NAMES, time_limit)
+    result = _grade(os.path.join(root, "submission"), STARTER_NAMES, time_limit,
+                    private=[os.path.join(root, "source")])
     _write(os.path.join(root, "results", "results.json"), formats.gradescope(result, points))
     return 0
 
@@ -223,18 +225,33 @@ def _checker():
     return contract
 
 
-def _grade(folder, names, time_limit):
-    """The checker's result for the submission in folder; its problem if none."""
-    from lesson.grader import process
+def _grade(folder, names, time_limit, private=()):
+    """The checker's result for the submission in folder (its problem if
+    there is none), graded as a platform must: confined as strongly as the
+    container allows (``sandbox.platform_mode``); as a user of its own, with
+    the lesson's installed code and the autograder's ``private`` folders
+    made unreadable to it first; and, before anything is written, every
+    process the learner's code started ended (this process adopts and reaps
+    them, as ``softmax-lesson check`` does), none of its user's left."""
+    from lesson.grader import process, sandbox, workers
     time_limit = time_limit or _checker().TIME_LIMIT
-    sandbox = "bwrap" if process.sandbox_starts() else "none"    # the container is one
-    path, problem = find_submission(folder, names)
-    if path is None:
-        result = process.run(os.path.join(folder, names[0]), time_limit, shown_as=names[0],
-                            sandbox=sandbox)
-        result["problem"] = problem
-        return result
-    return process.run(path, time_limit, shown_as=os.path.relpath(path, folder), sandbox=sandbox)
+    workers.become_subreaper()
+    mode = sandbox.platform_mode()
+    if mode == "user":
+        sandbox.lock_away(sandbox.lesson_copies(sandbox.site_places()) + list(private))
+    try:
+        path, problem = find_submission(folder, names)
+        if path is None:
+            result = process.run(os.path.join(folder, names[0]), time_limit,
+                                 shown_as=names[0], sandbox=mode)
+            result["problem"] = problem
+            return result
+        return process.run(path, time_limit, shown_as=os.path.relpath(path, folder),
+                           sandbox=mode, snapshot=snapshot(path, folder=folder,
+                                                           shown_as=os.path.relpath(path, folder)))
+    finally:
+        workers.reap_all()
+        sandbox.end_learners()
 
 
 def _solution_names(folder):

@@ -9,16 +9,19 @@ grade_all(entries, grade, jobs)   grade them in parallel; results in their order
 
 A class folder holds a file per student (``ann.py``), or a folder per student
 (``ann/softmax_exercise.py``), graded as that student's submission and named
-by its folder.  A link to a file outside the folder is graded and said to be
-one; a dangling link, an archive or any other file is skipped and named.
+by its folder.  A link in a class folder is never followed: a link to a
+file is that student's line in the table, saying so (it could lead to a
+classmate's file, or to one the teacher may read and the student may not),
+and a link to a folder, a dangling link, an archive or any other file is
+skipped and named.
 """
 
 import concurrent.futures
 import os
 
-from lesson.grader import process
 from lesson.grader.contract import SOURCE_KINDS
 from lesson.grader.report import printable
+from lesson.grader.snapshot import snapshot
 
 STARTER_NAMES = ["softmax_exercise.py", "softmax_exercise.ipynb"]   # the starter's name
 
@@ -27,12 +30,14 @@ class Entry:
     """One submission to grade: ``path`` (the file graded), ``shown_as`` (its name
     in the results: the path exactly, a newline in it too; ``printable`` shows
     it on a terminal), ``folder`` (the student's own folder, copied whole, or
-    None), ``note`` (what a teacher should know: a link out of the folder),
-    ``relative`` (its path in the class folder given, or its file name)."""
+    None), ``relative`` (its path in the class folder given, or its file
+    name), ``within`` (where a link may lead: see
+    ``lesson.grader.snapshot.snapshot``; "" for nowhere)."""
 
-    def __init__(self, path, shown_as, folder=None, note=None, relative=None):
-        self.path, self.shown_as, self.folder, self.note = path, shown_as, folder, note
+    def __init__(self, path, shown_as, folder=None, relative=None, within=None):
+        self.path, self.shown_as, self.folder = path, shown_as, folder
         self.relative = relative or os.path.basename(path)
+        self.within = within
 
     def __repr__(self):
         return f"<Entry {self.shown_as}>"
@@ -66,31 +71,26 @@ def find(paths):
 
 def _in_folder(folder):
     entries, skipped = [], []
-    home = os.path.realpath(folder)
     for name in sorted(os.listdir(folder)):
         if name.startswith((".", "__")):
             continue                                  # .git, __pycache__, __MACOSX
         path = os.path.join(folder, name)
         shown = path
-        note = None
-        if os.path.islink(path):
-            target = os.path.realpath(path)
-            if not os.path.exists(target):
-                skipped.append((shown, "a link to nothing (it points at a file that is not there)"))
-                continue
-            if not (target == home or target.startswith(home + os.sep)):
-                note = (f"{printable(shown)} is a link to {printable(target)}, outside the "
-                        f"folder: is it this student's own work?")
-        if os.path.isdir(path):
+        if os.path.islink(path) and not os.path.exists(path):
+            skipped.append((shown, "a link to nothing (it points at a file that is not there)"))
+        elif os.path.islink(path) and os.path.isdir(path):
+            skipped.append((shown, "a link to a folder: the checker follows no link in a "
+                                   "class folder (copy the folder itself in)"))
+        elif os.path.isdir(path):
             graded, why = find_submission(path, STARTER_NAMES)
             if graded is None:
                 skipped.append((shown + os.sep, why))
             else:
                 inside = os.path.relpath(graded, path)
-                entries.append(Entry(graded, os.path.join(path, inside), folder=path, note=note,
+                entries.append(Entry(graded, os.path.join(path, inside), folder=path,
                                      relative=os.path.join(name, inside)))
         elif name.lower().endswith(SOURCE_KINDS):
-            entries.append(Entry(path, shown, note=note, relative=name))
+            entries.append(Entry(path, shown, relative=name, within=""))   # its own file only
         elif name.lower().endswith((".zip", ".tar", ".gz", ".tgz", ".7z", ".rar")):
             skipped.append((shown, "an archive: unpack it, and grade what it holds"))
         else:
@@ -165,12 +165,12 @@ def find_submission(folder, names=STARTER_NAMES):
 
 
 def snapshots(entries, paths):
-    """Every submission read now, before any runs: ``process.snapshot`` for
-    each entry, with the files it may see, and the folders of ``paths`` (the
+    """Every submission read now, before any runs: ``snapshot`` for each
+    entry, with the files it may see, and the folders of ``paths`` (the
     class's) hidden from all of them."""
     hide = sorted({os.path.realpath(p if os.path.isdir(p) else os.path.dirname(p) or ".")
                    for p in paths})
-    return [process.snapshot(entry.path, entry.shown_as, folder, hide, inside)
+    return [snapshot(entry.path, entry.shown_as, folder, hide, inside, entry.within)
             for entry, (folder, inside) in zip(entries, _copied_with(entries))]
 
 
