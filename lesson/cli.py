@@ -140,29 +140,26 @@ def _check_epilog(limit):
 For teachers: give several files, or a class folder: a .py or .ipynb file
 per student, or a folder per student (graded as that student's submission,
 named by its folder).  Anything skipped is named (a dangling link, an
-archive); a link to a file outside the folder is graded and said to be one.
-Every submission is read before the first one runs, and each is graded from
-a private copy, --jobs at a time (default: one per core); the reports come
-in the files' order, then a table: file, passed, failed, first failing
-check.  --results DIR writes each file's JSON as soon as it is graded.
+archive, a link to a folder).  The checker follows no link out of a
+submission and reads only regular files: such a file is that student's line
+in the table, never read with your rights.  Every submission is read before
+the first one runs, and each is graded from a private copy, --jobs at a
+time (default: one per core); the reports come in the files' order, then a
+table: file, passed, failed, first failing check.  --results DIR writes
+each file's JSON as soon as it is graded (one run at a time: a second run
+into the same folder stops at once and says so).
 
 {fresh} of the {count} checks draw their input afresh on every run, so a
 file that replays the published answers cannot pass; the report's first
 line gives the seed, and --seed N asks the same inputs again.
 
-Trust: where bubblewrap (bwrap) is installed, each submission runs in its
-sandbox: no network, its own process namespace (no signal reaches the
-checker or a classmate), a read-only system, your home, /tmp, the class
-folder and the lesson's own package hidden (the Python running the checker
-stays visible, read-only, wherever it lives: a .venv in the exercise's
-folder too), and a size-capped private folder.
+{_threat_model()}
 Everywhere, each worker is limited in memory (--memory-limit), file size
 and processes, and nothing it says decides a verdict: the right answers and
-the judging stay in the checker.  Without bubblewrap (--no-sandbox, or not
-installed) a submission runs with your rights and could read or change your
-files: the checker warns.  No sandbox stops a student from handing in a
-copy of the published solution.  A course at scale grades on a platform,
-one container per submission: see --format and the autograder command.
+the judging stay in the checker.  No sandbox stops a student from handing
+in a copy of the published solution.  A course at scale grades on a
+platform, one container per submission: see --format and the autograder
+command.
 
 --format says what stdout is (default: text, the report):
   json          one JSON object: {{"checker", "time_limit", "files": [{{"file",
@@ -191,6 +188,20 @@ rights), or --memory-limit is too small for Python to start.  A platform's
 document then says the grader failed, not the student.  With --format
 exercism it is 0 whatever the grade, as Exercism's test runners exit.  The
 last line of a report or table is "N passed, M failed"."""
+def _threat_model(width=76):
+    """What each mode of confinement protects, and what it cannot, as
+    check --help says it (``lesson.grader.sandbox.THREAT_MODEL``)."""
+    import textwrap
+    from lesson.grader.sandbox import THREAT_MODEL
+    out = ["Trust: each submission runs in the strongest of three modes this machine",
+           "allows; the report's first line and the JSON's \"sandbox\" say which."]
+    for mode, said in THREAT_MODEL.items():
+        text = (f"{mode}: {said['when']}.  Protects: {said['protects']}.  "
+                f"Cannot: {said['cannot']}.")
+        out += textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="    ")
+    return "\n".join(out)
+
+
 # --- The command line as data ---------------------------------------------------
 # One entry a command: its name, its one-line help, its description (and epilog),
 # the function that runs it, and its arguments as (flags, argparse keywords).

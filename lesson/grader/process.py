@@ -120,13 +120,14 @@ def unstarted_text(cause, sandbox, memory_limit):
     """Why a worker did not start, and the way out, as one sentence.
 
     >>> unstarted_text("bwrap: No permissions to create a new namespace", "bwrap", 1024)
-    'the sandbox could not start (bwrap: No permissions to create a new namespace): --no-sandbox grades without it, each file then running with your rights (it could read or change your files)'
+    'the sandbox could not start (bwrap: No permissions to create a new namespace): --no-sandbox grades without it, each file then running with your rights, or as root as a user of its own (check --help says what each protects)'
     >>> unstarted_text("MemoryError: ", "none", 1)
     'Python could not start within --memory-limit 1 MiB (MemoryError): give it more (the default is 1024)'
     """
     if sandbox == "bwrap" and not cause.startswith(HARNESS_SAYS):
         return (f"the sandbox could not start ({cause}): --no-sandbox grades without it, "
-                f"each file then running with your rights (it could read or change your files)")
+                f"each file then running with your rights, or as root as a user of its own "
+                f"(check --help says what each protects)")
     cause = cause[len(HARNESS_SAYS):] if cause.startswith(HARNESS_SAYS) else cause
     if "MemoryError" in cause or memory_limit < MEMORY_LIMIT:
         return (f"Python could not start within --memory-limit {memory_limit} MiB "

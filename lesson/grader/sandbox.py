@@ -57,33 +57,46 @@ ETC_FILES = ("/etc/ld.so.cache", "/etc/localtime")   # what the loader and Pytho
 DISTRIBUTION = "softmax_weights_lesson"              # the lesson's name on PyPI, as pip files it
 
 
+# What each mode protects, and what it cannot: one source for ``check
+# --help``, the teacher's header and warnings, and the site's "For teachers".
 THREAT_MODEL = {
-    "bwrap": ("each submission sandboxed with bubblewrap",
-              "the learner's code sees only the system's programs and libraries, the "
-              "Python running the checker (the lesson's own package hidden) and its "
-              "private copy: no other file of this machine (the class folder, grades, "
-              "homes, /etc, /run, /srv, /opt), no socket, no network, no other "
-              "process, no copy of the lesson to borrow; its memory, files and "
-              "processes are capped, and nothing it starts outlives its check",
-              "it can still read what the system and that Python hold (installed "
-              "programs and packages), use the processor for its time limit, and "
-              "hand in a copy of the published solution"),
-    "user": ("no sandbox: each submission runs as a user of its own",
-             "the learner's code runs as a user who owns nothing and belongs to no "
-             "group: it cannot read or change what only you can (your files, root's, "
-             "the results), nor signal the checker or another submission, and nothing "
-             "it starts outlives its check; on a grading platform the lesson's "
-             "installed code and the autograder's own files are made unreadable to it",
-             "it can read whatever every user may read on this machine (a class "
-             "folder or a copy of the lesson others can read, on your own machine), "
-             "reach the network where the machine has one, and write to /tmp"),
-    "none": ("no sandbox: each submission runs with your rights",
-             "nothing but what the checker does itself: each file is read before any "
-             "runs, graded from a private copy, limited in memory, file size and "
-             "processes, and what it starts is stopped",
-             "the learner's code runs with your rights: it can read, change or delete "
-             "your files, read the lesson's code, reach the network and other "
-             "processes of yours; grade untrusted files only with bwrap or as root"),
+    "bwrap": {
+        "title": "each submission sandboxed with bubblewrap",
+        "when": "where bubblewrap (bwrap) is installed: the default, or --sandbox",
+        "protects": "the learner's code sees only the system's programs and libraries, the "
+                    "Python running the checker (the lesson's own package hidden) and its "
+                    "private copy: no other file of this machine (the class folder, grades, "
+                    "homes, /etc, /run, /srv, /opt), no socket, no network, no other "
+                    "process, no copy of the lesson to borrow; its memory, files and "
+                    "processes are capped, and nothing it starts outlives its check",
+        "cannot": "it can still read what the system and that Python hold (installed "
+                  "programs and packages), use the processor for its time limit, and hand "
+                  "in a copy of the published solution"},
+    "user": {
+        "title": "no sandbox: each submission runs as a user of its own",
+        "when": "as root, where bubblewrap is not installed or cannot run (a grading "
+                "platform's container), or with --no-sandbox",
+        "protects": "the learner's code runs as a user who owns nothing and belongs to no "
+                    "group: it cannot read or change what only you can (your files, "
+                    "root's, the results), nor signal the checker or another submission, "
+                    "and nothing it starts outlives its check; on a grading platform the "
+                    "lesson's installed code and the autograder's own files are made "
+                    "unreadable to it",
+        "cannot": "it can read whatever every user may read on this machine (a class "
+                  "folder or a copy of the lesson others can read, on your own machine), "
+                  "reach the network where the machine has one, and write to /tmp"},
+    "none": {
+        "title": "no sandbox: each submission runs with your rights",
+        "when": "otherwise: without bubblewrap, or with --no-sandbox, as any user but "
+                "root (or as root, when the Python running the checker is one another "
+                "user may not run, such as a pyenv under /root)",
+        "protects": "nothing but what the checker does itself: each file is read before "
+                    "any runs, graded from a private copy, limited in memory, file size "
+                    "and processes, and what it starts is stopped",
+        "cannot": "the learner's code runs with your rights: it can read, change or "
+                  "delete your files, read the lesson's code, reach the network and other "
+                  "processes of yours; grade untrusted files only with bubblewrap, or as "
+                  "root"},
 }
 
 

@@ -180,8 +180,9 @@ def _make_folder(option, folder):
 def unconfined(mode):
     """The warning for several submissions graded without the sandbox: what
     they can still reach, and the way out."""
-    title, _, cannot = confinement.THREAT_MODEL[mode]
-    return (f"bubblewrap (bwrap) is not in use ({title}), so {cannot}. Install bubblewrap "
+    said = confinement.THREAT_MODEL[mode]
+    return (f"bubblewrap (bwrap) is not in use ({said['title']}), so {said['cannot']}. "
+            f"Install bubblewrap "
             f"(Debian, Ubuntu: apt-get install bubblewrap) to sandbox each one, or grade "
             f"on a platform (see --help).")
 
@@ -192,7 +193,7 @@ def _sandbox(wanted):
 
 
 def _header(sandbox, seed, memory_limit):
-    mode = confinement.THREAT_MODEL[sandbox][0]
+    mode = confinement.THREAT_MODEL[sandbox]["title"]
     return (f"lesson 4's checker: {mode}, in at most {memory_limit} MiB; seed {seed} "
             f"(--seed {seed} asks the same inputs again)")
 
