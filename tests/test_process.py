@@ -90,7 +90,7 @@ def test_the_sandbox_is_built_up_from_nothing():
     assert binds and all(source in allowed for source, _ in binds), binds
     assert ("/", "/") not in binds and not any(s.startswith(("/run", "/var", "/srv", "/opt"))
                                                for s, _ in binds)
-    copies = sandbox.lesson_copies([seen for _, seen in binds])
+    copies = sandbox.lesson_copies(tuple(seen for _, seen in binds))
     hidden = {command[i + 1] for i, arg in enumerate(command) if arg == "--tmpfs"}
     hidden |= {seen for source, seen in binds if source == os.devnull}
     assert set(copies) <= hidden
@@ -105,7 +105,7 @@ def test_the_lesson_is_found_wherever_a_site_packages_holds_it(tmp_path):
                  "__editable___softmax_weights_lesson_0_1_0_finder.py", "numpy/__init__.py"):
         (site / name).parent.mkdir(parents=True, exist_ok=True)
         (site / name).write_text("")
-    found = sandbox.lesson_copies([str(tmp_path / "venv")])
+    found = sandbox.lesson_copies((str(tmp_path / "venv"),))
     assert sorted(os.path.relpath(p, site) for p in found if p.startswith(str(site))) == [
         "__editable___softmax_weights_lesson_0_1_0_finder.py", "lesson", "lesson.py",
         "softmax_weights_lesson-0.1.0.dist-info"]

@@ -238,7 +238,7 @@ def _grade(folder, names, time_limit, private=()):
     workers.become_subreaper()
     mode = sandbox.platform_mode()
     if mode == "user":
-        sandbox.lock_away(sandbox.lesson_copies(sandbox.site_places()) + list(private))
+        sandbox.lock_away(list(sandbox.lesson_copies(sandbox.site_places())) + list(private))
     try:
         path, problem = find_submission(folder, names)
         if path is None:

@@ -447,11 +447,15 @@ class _Watch:
     """While the learner's code runs, an import of the lesson fails, and is noted.
 
     The checks grade the learner's own functions: the lesson's would pass
-    them all.  A learner who takes the watch off ``sys.meta_path``, or
-    imports the lesson past it, is noted too (without the sandbox the
-    installed lesson is importable; inside it, it is hidden).  In a worker the lesson was never imported.  Where this runs
-    in the checker's own process (the tests, the doctests), the lesson's
-    modules are set aside meanwhile; the grader's own are left alone.
+    them all.  The watch is a warning, not a guard: it tells a learner who
+    imports the lesson to write the functions, and notes it
+    ("uses_reference"), also when the learner's code takes the watch off
+    ``sys.meta_path`` or imports the lesson past it.  What guards is that
+    the lesson is not there: the sandbox hides every copy of it, and a
+    user of its own cannot read it on a platform (``lesson.grader.sandbox``).
+    In a worker the lesson was never imported.  Where this runs in the
+    checker's own process (the tests, the doctests), the lesson's modules
+    are set aside meanwhile; the grader's own are left alone.
     """
 
     used = False

@@ -219,6 +219,7 @@ def identity(uid=None, gid=None):
             f"learner:x:{gid}:\n".encode())
 
 
+@functools.lru_cache(maxsize=None)
 def shown():
     """What the sandbox shows beyond /usr and /etc's few files, read-only, as
     sorted (source, where seen) pairs: the Python running the checker
@@ -338,15 +339,18 @@ def hidden(places, hide=()):
     shown_folders = ["/usr"] + [seen for _, seen in places]
     inner = [os.path.realpath(p) for p in hide if p and os.path.isdir(p)]
     inner = [p for p in inner if _inside(p, [os.path.realpath(s) for s in shown_folders])]
-    return _aliases(lesson_copies(["/usr"] + [s for s, _ in places]) + inner, places)
+    copies = lesson_copies(tuple(["/usr"] + [s for s, _ in places]))
+    return _aliases(list(copies) + inner, places)
 
 
+@functools.lru_cache(maxsize=None)
 def lesson_copies(places):
     """Every copy of the lesson in ``places`` (folders and files shown), as
     real paths: the package the checker runs from, and in every
     site-packages there (each Python's, the system's, the user's), a
     ``lesson`` package or module, the lesson's metadata and an editable
-    install's finder."""
+    install's finder.  ``places`` is a tuple (the answer is kept for the
+    checker's run)."""
     folders = {os.path.realpath(p) for p in places if os.path.isdir(p)}
     sites = set()
     for place in folders:
@@ -362,13 +366,13 @@ def lesson_copies(places):
                         f"__editable__*{DISTRIBUTION}*"):
             found |= {os.path.realpath(p) for p in glob.glob(os.path.join(
                 glob.escape(site), pattern))}
-    return sorted(p for p in found if _inside(p, list(folders)) and os.path.lexists(p))
+    return tuple(sorted(p for p in found if _inside(p, list(folders)) and os.path.lexists(p)))
 
 
 def site_places():
     """Where the Python running the checker, and the system's, keep packages:
     the places ``lesson_copies`` looks in for a grading platform's lesson."""
-    return sorted({"/usr", sys.prefix, sys.base_prefix, *site_folders()})
+    return tuple(sorted({"/usr", sys.prefix, sys.base_prefix, *site_folders()}))
 
 
 def _aliases(paths, places):
