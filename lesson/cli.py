@@ -139,8 +139,12 @@ def _check_epilog(limit):
     return f"""\
 For teachers: give several files, or a class folder: a .py or .ipynb file
 per student, or a folder per student (graded as that student's submission,
-named by its folder).  Anything skipped is named (a dangling link, an
-archive); a link to a file outside the folder is graded and said to be one.
+named by its folder).  In a student's folder the file graded is
+softmax_exercise.py (or .ipynb), else the only notebook, else, with no
+notebook, the only .py file; a folder where none is chosen is still a line
+in the table, saying why.  Anything skipped is named (a dangling link, an
+archive, a folder with no .py file or notebook); a link to a file outside
+the folder is graded and said to be one.
 Every submission is read before the first one runs, and each is graded from
 a private copy, --jobs at a time (default: one per core); the reports come
 in the files' order, then a table: file, passed, failed, first failing

@@ -147,6 +147,8 @@ def test_the_readme_gives_the_points_and_their_total(tmp_path):
 def test_gradescope_grades_a_notebook_and_names_the_file_among_helpers(gradescope):
     document = json.loads(run_autograder(gradescope, "notebook.ipynb"))
     assert document["score"] > 0
+    document = json.loads(run_autograder(gradescope, "notebook_correct.ipynb", "forgot_max.py"))
+    assert document["score"] == 20, document["output"]        # the only notebook; a helper
     document = json.loads(run_autograder(gradescope, "correct_lists.py", "forgot_max.py"))
     assert document["score"] == 0 and "none is named softmax_exercise.py" in document["output"]
 

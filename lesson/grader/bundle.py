@@ -354,9 +354,10 @@ points in all.
    filled in, say) before the students submit.
 
 Students upload one file: `softmax_exercise.py`, or a Jupyter notebook.
-If they upload several `.py` files, the one named `softmax_exercise.py`
-is graded (the others may be helpers it imports).  Plain Python and NumPy
-solutions are both graded.
+If they upload several files, the one named `softmax_exercise.py` (or
+`softmax_exercise.ipynb`) is graded; else the only notebook; else, with no
+notebook, the only `.py` file (the others may be helpers it imports).
+Plain Python and NumPy solutions are both graded.
 
 ## What you and the students see
 

@@ -59,8 +59,12 @@ def _graded(entries, skipped, paths, form, time_limit, memory_limit, jobs, seed,
     read = classroom.snapshots(entries, paths)
 
     def grade(index):
-        return process.run(entries[index].path, time_limit, entries[index].shown_as, sandbox,
-                           memory_limit, seed, snapshot=read[index])
+        entry = entries[index]
+        result = process.run(entry.path, time_limit, entry.shown_as, sandbox,
+                             memory_limit, seed, snapshot=read[index])
+        if entry.problem:                      # no file of the student's folder was chosen
+            result["problem"] = entry.problem
+        return result
     graded = []
     facts = _run_facts(sandbox, seed, memory_limit, time_limit)
     try:
