@@ -127,6 +127,7 @@ EXERCISM = {
     "message cap": 65535,                  # characters of the top-level message
     "output cap": 500,                     # characters of a test's output
     "truncated": "Output was truncated. Please limit to 500 chars",
+    "paths": "<solution-dir>/relative/path",   # how a message names a file, not /full/path
     "budget": 20,                          # seconds a run may take, start to end
     "most bytes": 500_000,                 # of results.json
     "sources": {
@@ -143,6 +144,8 @@ EXERCISM = {
                        f"is limited to 65535 characters)",
         "output cap": f"{EXERCISM_INTERFACE}, Output",
         "truncated": f"{EXERCISM_INTERFACE}, Output",
+        "paths": f"{EXERCISM_INTERFACE}, Message (simplify paths: <solution-dir>/"
+                 f"relative/path instead of /full/path/to)",
         "budget": f"{EXERCISM_INTERFACE}, Allowed run time (a 20 second window per "
                   f"solution)",
         "most bytes": f"{EXERCISM_DOCKER}, Results (no larger than 500 kilobytes)",
@@ -236,11 +239,14 @@ def exercism_status(statuses, ran):
     return "pass" if statuses and all(s == "pass" for s in statuses) else "fail"
 
 
-def exercism_problems(text, ran=None):
+def exercism_problems(text, ran=None, solution=None):
     """What breaks Exercism's rules; with ``ran`` (whether the file loaded, so
-    the tests ran), the status too must be the one the interface gives."""
+    the tests ran), the status too must be the one the interface gives; with
+    ``solution`` (the input folder), no message names a file by its full path."""
     document = json.loads(text)
     found = problems(document, EXERCISM["fields"])
+    if solution is not None and str(solution).rstrip("/") in text:
+        found.append(f"a full path: name a file as {EXERCISM['paths']}")
     if len(text.encode()) > EXERCISM["most bytes"]:
         found.append(f"results.json is over {EXERCISM['most bytes']} bytes")
     if document.get("version") != EXERCISM["version"]:

@@ -189,10 +189,25 @@ def test_the_exercism_contract_writes_results_and_exits_0(tmp_path):
                           env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert done.returncode == 0, done.stderr
     text = (output / "results.json").read_text()
-    assert exercism_problems(text, ran=True) == []
+    assert exercism_problems(text, ran=True, solution=solution) == []
     document = json.loads(text)
     assert document["status"] == "fail"
     assert [t["status"] for t in document["tests"]].count("fail") == 3
+
+
+def test_the_exercism_runner_reports_a_file_that_does_not_load_as_an_error(tmp_path):
+    """No test ran: the status is error, the message says why, and names the
+    file as it is in the solution's folder, not by its full path."""
+    solution, output = tmp_path / "solution", tmp_path / "output"
+    solution.mkdir()
+    output.mkdir()
+    shutil.copy(SAMPLES / "syntax_error.py", solution / "softmax_weights.py")
+    assert bundle.run_exercism("softmax-weights", f"{solution}/", f"{output}/") == 0
+    text = (output / "results.json").read_text()
+    assert exercism_problems(text, ran=False, solution=solution) == []
+    document = json.loads(text)
+    assert document["status"] == "error" and "syntax error" in document["message"]
+    assert {t["message"] for t in document["tests"]} == {None}
 
 
 SLOW_LOAD = """\
@@ -251,7 +266,7 @@ def test_a_file_that_uses_up_its_time_fits_exercisms_budget_and_fails(tmp_path):
     assert done.returncode == 0, done.stderr
     assert whole - 1 < took < EXERCISM["budget"], took            # it used its time, and fits
     text = (output / "results.json").read_text()
-    assert exercism_problems(text, ran=True) == []
+    assert exercism_problems(text, ran=True, solution=solution) == []
     document = json.loads(text)
     statuses = [t["status"] for t in document["tests"]]
     assert (document["status"], document["message"]) == ("fail", None)

@@ -207,6 +207,9 @@ def test_the_rule_checks_find_what_breaks_each_rule():
     found = exercism_problems(json.dumps({"version": 3, "status": "fail", "message": "",
                                           "tests": []}))
     assert "status fail has a message: it must be null or omitted" in found
+    found = exercism_problems(json.dumps({"version": 3, "status": "error", "message":
+                                          "No module in /mnt/solution/x.py"}), solution="/mnt/solution/")
+    assert found == ["a full path: name a file as <solution-dir>/relative/path"]
 
     found = junit_problems('<testsuites skipped="0"><testsuite tests="1"><testcase/>'
                            '</testsuite></testsuites>')
