@@ -245,8 +245,7 @@ def test_the_grader_failing_is_no_gradescope_document():
     valid results.json is a failed run, where any document would be a grade."""
     broken = dict(formats._example(), load={"status": "unstarted"},
                   problem="The checker failed, not your file: the sandbox could not start.")
-    assert formats.gradescope(broken) is None
-    assert "no results.json" in GRADESCOPE["failed run"]
+    assert formats.gradescope(broken) is None                 # GRADESCOPE["failed run"]
 
 
 def test_a_correct_file_scores_full_marks_everywhere(graded):
