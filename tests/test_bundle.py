@@ -157,7 +157,7 @@ def test_a_grader_that_fails_on_gradescope_writes_no_results_and_says_why(
         tmp_path, monkeypatch, capsys):
     """No results.json is Gradescope's failed autograder run: no 0 to dispute."""
     problem = "The checker failed, not your file: the sandbox could not start."
-    monkeypatch.setattr(bundle, "_grade", lambda *args: dict(
+    monkeypatch.setattr(bundle, "_grade", lambda *args, **kwargs: dict(
         formats._example(), load={"status": "unstarted"}, problem=problem))
     (tmp_path / "submission").mkdir()
     assert bundle.run_gradescope(str(tmp_path)) == 1
