@@ -1,4 +1,4 @@
-"""The lesson's command line.
+"""The lesson's command line: ``softmax-lesson``, or ``python -m lesson``.
 
 python -m lesson                   the worked example, step by step
 python -m lesson table [SCORES]    the table: score, score - max, exp, weight
@@ -7,6 +7,8 @@ python -m lesson bench speed       what the checks cost; seconds per call
 python -m lesson starter [PATH]    write the exercise's four stubs
 python -m lesson check PATH ...    grade your four functions (files or folders)
 python -m lesson autograder ...    what Gradescope, Exercism and PrairieLearn run
+
+Its usage lines and messages name it as it was run (``program``).
 """
 
 import argparse
@@ -66,15 +68,15 @@ def _starter(args):
     try:
         contract.write_starter(path)
     except FileExistsError:
-        print(f"python -m lesson starter: {path} already exists; it was left as "
+        print(f"{args.prog} starter: {path} already exists; it was left as "
               f"it is (give another path to start afresh)", file=sys.stderr)
         return 1
     except OSError as error:             # no such folder, no permission, ...
-        print(f"python -m lesson starter: cannot write {path}: {error.strerror}",
+        print(f"{args.prog} starter: cannot write {path}: {error.strerror}",
               file=sys.stderr)
         return 2
     print(f"Wrote {path}. Fill in the four functions, then run:\n"
-          f"    python -m lesson check {path}")
+          f"    {args.prog} check {path}")
     return 0
 
 
@@ -139,15 +141,19 @@ def _check_epilog(limit):
     return f"""\
 For teachers: give several files, or a class folder: a .py or .ipynb file
 per student, or a folder per student (graded as that student's submission,
-named by its folder).  Anything skipped is named (a dangling link, an
-archive, a link to a folder).  The checker follows no link out of a
-submission and reads only regular files: such a file is that student's line
-in the table, never read with your rights.  Every submission is read before
-the first one runs, and each is graded from a private copy, --jobs at a
-time (default: one per core); the reports come in the files' order, then a
-table: file, passed, failed, first failing check.  --results DIR writes
-each file's JSON as soon as it is graded (one run at a time: a second run
-into the same folder stops at once and says so).
+named by its folder).  In a student's folder the file graded is
+softmax_exercise.py (or .ipynb), else the only notebook, else, with no
+notebook, the only .py file; a folder where none is chosen is still a line
+in the table, saying why.  Anything skipped is named (a dangling link, an
+archive, a link to a folder, a folder with no .py file or notebook).  The
+checker follows no link out of a submission and reads only regular files:
+such a file is that student's line in the table, never read with your
+rights.  Every submission is read before the first one runs, and each is
+graded from a private copy, --jobs at a time (default: one per core); the
+reports come in the files' order, then a table: file, passed, failed, first
+failing check.  --results DIR writes each file's JSON as soon as it is
+graded (one run at a time: a second run into the same folder stops at once
+and says so).
 
 {fresh} of the {count} checks draw their input afresh on every run, so a
 file that replays the published answers cannot pass; the report's first
@@ -313,11 +319,27 @@ def _platforms():
     ]
 
 
-def _build_parser():
+MODULE = "python -m lesson"      # the program's name run as a module, or from Python
+
+
+def program(argv0):
+    """The program's name as it was run, from ``sys.argv[0]``: its script's name
+    (``softmax-lesson``), or ``python -m lesson``.
+
+    >>> program("/home/ann/.venv/bin/softmax-lesson"), program("/site/lesson/__main__.py")
+    ('softmax-lesson', 'python -m lesson')
+    """
+    name = os.path.basename(argv0)
+    if name.lower().endswith(".exe"):              # Windows' launcher for a script
+        name = name[:-len(".exe")]
+    return MODULE if not name or name.startswith("-") or name.endswith(".py") else name
+
+
+def _build_parser(prog=MODULE):
     """argparse's parser, built from _commands(); each command's function is its
     ``run`` default, and a usage error is one line."""
     parser = argparse.ArgumentParser(
-        prog="python -m lesson",
+        prog=prog,
         description="Lesson 4, softmax weights. With no command, print the "
                     "worked example step by step.")
     parser.set_defaults(run=_worked_example, command=None)
@@ -398,10 +420,12 @@ def main(argv=None):
     if (argv[:1] == ["table"] and argv[1:2] != ["--"]
             and not {"-h", "--help"} & set(argv)):
         argv.insert(1, "--")            # so '-inf' and '-1' read as scores
-    args = _build_parser().parse_args(argv)
+    parser = _build_parser(program(sys.argv[0]) if as_program else MODULE)
+    args = parser.parse_args(argv)
     args.as_program = as_program       # this process is the checker: it may adopt orphans
+    args.prog = parser.prog
     try:
         return args.run(args)
     except (TypeError, ValueError) as error:
-        print(f"python -m lesson {args.command}: error: {error}", file=sys.stderr)
+        print(f"{args.prog} {args.command}: error: {error}", file=sys.stderr)
         return 2

@@ -305,11 +305,11 @@ def test_each_format_reports_a_bwrap_that_cannot_start_as_the_graders_error(
         assert done.stdout.count("<error ") == 20 and "<failure" not in done.stdout
         assert "bwrap: Creating new namespace failed" in done.stdout
         return
+    if form == "gradescope":          # no document: Gradescope's failed run, not a 0
+        assert done.stdout == ""
+        return
     document = json.loads(done.stdout)
-    if form == "gradescope":
-        assert document["score"] == 0 and document["tests"] == []
-        assert document["output"].startswith("The grader failed, not your submission")
-    elif form == "prairielearn":
+    if form == "prairielearn":
         assert document["gradable"] is False and "bwrap: Creating" in document["format_errors"][0]
     elif form == "exercism":
         assert document["status"] == "error" and "bwrap: Creating" in document["message"]

@@ -21,7 +21,7 @@ from lesson.grader import formats, process, sandbox, session, workers
 
 from conftest import SAMPLES      # tests/learner_corpus and the site's samples
 from corpus import check         # python -m lesson check, as a teacher runs it
-from test_formats import exercism_problems, gradescope_problems   # the published formats
+from platform_rules import exercism_problems, gradescope_problems   # the published rules
 
 
 # --- Refused before grading ------------------------------------------------------------

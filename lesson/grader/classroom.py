@@ -14,6 +14,13 @@ file is that student's line in the table, saying so (it could lead to a
 classmate's file, or to one the teacher may read and the student may not),
 and a link to a folder, a dangling link, an archive or any other file is
 skipped and named.
+
+In a student's folder, one rule chooses the file graded (``find_submission``):
+the starter's name (``softmax_exercise.py``, then ``softmax_exercise.ipynb``);
+else the only notebook; else, when there is no notebook, the only ``.py``
+file.  The other files may be helpers it imports.  A folder where the rule
+chooses nothing among several files is still that student's line in the
+table, saying why; a folder with no Python file or notebook is skipped.
 """
 
 import concurrent.futures
@@ -32,12 +39,16 @@ class Entry:
     it on a terminal), ``folder`` (the student's own folder, copied whole, or
     None), ``relative`` (its path in the class folder given, or its file
     name), ``within`` (where a link may lead: see
-    ``lesson.grader.snapshot.snapshot``; "" for nowhere)."""
+    ``lesson.grader.snapshot.snapshot``; "" for nowhere), ``problem`` (why no
+    file of the student's folder could be chosen: then ``path`` is the
+    starter's name there, which is not a file, and the result's problem is
+    this)."""
 
-    def __init__(self, path, shown_as, folder=None, relative=None, within=None):
+    def __init__(self, path, shown_as, folder=None, relative=None, within=None,
+                 problem=None):
         self.path, self.shown_as, self.folder = path, shown_as, folder
         self.relative = relative or os.path.basename(path)
-        self.within = within
+        self.within, self.problem = within, problem
 
     def __repr__(self):
         return f"<Entry {self.shown_as}>"
@@ -83,7 +94,10 @@ def _in_folder(folder):
                                    "class folder (copy the folder itself in)"))
         elif os.path.isdir(path):
             graded, why = find_submission(path, STARTER_NAMES)
-            if graded is None:
+            if graded is None and _sources(path):          # several, none chosen: a line
+                entries.append(Entry(os.path.join(path, STARTER_NAMES[0]), shown + os.sep,
+                                     folder=path, relative=name, problem=why))
+            elif graded is None:
                 skipped.append((shown + os.sep, why))
             else:
                 inside = os.path.relpath(graded, path)
@@ -132,36 +146,48 @@ def _file_name(path):
 def find_submission(folder, names=STARTER_NAMES):
     """The learner's file in a submission folder: (path, None) or (None, why not).
 
-    Python files and notebooks at the top of the folder, or, if there are
-    none, in the folders inside it (a submission from a repository).  One
-    file is the submission; among several, the first of ``names`` found.
+    Among the Python files and notebooks at the top of the folder (or, if
+    there are none, in the first folder inside it that holds some: a
+    submission from a repository): the first of ``names`` there; else the
+    only notebook; else, when there is no notebook, the only ``.py`` file.
 
     >>> import tempfile
     >>> folder = tempfile.mkdtemp()
-    >>> for name in ("a.py", "b.ipynb"):
+    >>> for name in ("analysis.ipynb", "helpers.py"):
     ...     open(os.path.join(folder, name), "w").close()
+    >>> os.path.basename(find_submission(folder)[0])
+    'analysis.ipynb'
+    >>> open(os.path.join(folder, "draft.ipynb"), "w").close()
     >>> print(find_submission(folder, ["softmax_exercise.py"])[1])
-    Your submission holds several Python files (a.py, b.ipynb) and none is named softmax_exercise.py: name the file with your four functions softmax_exercise.py.
+    Your submission holds several Python files and notebooks (analysis.ipynb, draft.ipynb, helpers.py) and none is named softmax_exercise.py: name the file with your four functions softmax_exercise.py.
     """
-    found = []
+    found = _sources(folder)
+    notebooks = [p for p in found if p.lower().endswith(".ipynb")]
+    scripts = [p for p in found if p not in notebooks]
+    chosen = ([p for name in names for p in found if os.path.basename(p) == name]
+              or (notebooks if len(notebooks) == 1 else [])
+              or (scripts if len(scripts) == 1 and not notebooks else []))
+    if chosen:
+        return chosen[0], None
+    if not found:
+        return None, (f"Your submission holds no .py file or Jupyter notebook: submit "
+                      f"the file with your four functions, {names[0]}.")
+    shown = ", ".join(os.path.relpath(p, folder) for p in found)
+    return None, (f"Your submission holds several Python files and notebooks ({shown}) and "
+                  f"none is named {names[0]}: name the file with your four functions "
+                  f"{names[0]}.")
+
+
+def _sources(folder):
+    """The Python files and notebooks a submission folder offers, sorted: at its
+    top, or in the first folder inside it that holds some."""
     for here, folders, files in os.walk(folder):
         folders[:] = sorted(f for f in folders if not f.startswith((".", "__")))
         found = sorted(os.path.join(here, f) for f in files
                        if f.lower().endswith(SOURCE_KINDS) and not f.startswith("."))
         if found:
-            break
-    if len(found) == 1:
-        return found[0], None
-    for name in names:
-        for path in found:
-            if os.path.basename(path) == name:
-                return path, None
-    if not found:
-        return None, (f"Your submission holds no .py file or Jupyter notebook: submit "
-                      f"the file with your four functions, {names[0]}.")
-    shown = ", ".join(os.path.relpath(p, folder) for p in found)
-    return None, (f"Your submission holds several Python files ({shown}) and none is "
-                  f"named {names[0]}: name the file with your four functions {names[0]}.")
+            return found
+    return []
 
 
 def snapshots(entries, paths):

@@ -59,8 +59,12 @@ def _graded(entries, skipped, paths, form, time_limit, memory_limit, jobs, seed,
     read = classroom.snapshots(entries, paths)
 
     def grade(index):
-        return process.run(entries[index].path, time_limit, entries[index].shown_as, sandbox,
-                           memory_limit, seed, snapshot=read[index])
+        entry = entries[index]
+        result = process.run(entry.path, time_limit, entry.shown_as, sandbox,
+                             memory_limit, seed, snapshot=read[index])
+        if entry.problem:                      # no file of the student's folder was chosen
+            result["problem"] = entry.problem
+        return result
     graded = []
     facts = _run_facts(sandbox, seed, memory_limit, time_limit)
     try:
@@ -127,7 +131,8 @@ def _print_documents(form, results, skipped, entries, output_dir, facts, points)
 
 def _checker_failed(form, result, time_limit, points, facts):
     """The checker failed on a file (its sandbox did not start, say): one line
-    on stderr, the grader's error in a platform's document, and exit 3."""
+    on stderr, the grader's error in a platform's document (Gradescope has
+    none: its run without a results.json is a failed one), and exit 3."""
     print(f"python -m lesson check: error: {result['problem']}", file=sys.stderr)
     if form == "json":
         print(json.dumps(dict(facts, error=result["problem"], files=[], skipped=[]),
@@ -135,7 +140,9 @@ def _checker_failed(form, result, time_limit, points, facts):
     elif form == "junit":
         print(formats.junit([result], time_limit))
     elif form in formats.PER_FILE:
-        print(_document(form, result, time_limit, points))
+        document = _document(form, result, time_limit, points)
+        if document is not None:
+            print(document)
     return CHECKER_FAILED
 
 
