@@ -84,7 +84,7 @@ def _check(args):
     return _reaping(args, session.check, args.paths, args.format,
                     time_limit=args.time_limit, memory_limit=args.memory_limit,
                     jobs=args.jobs, seed=args.seed, sandbox=args.sandbox, points=args.points,
-                    output_dir=args.output_dir, results=args.results)
+                    output_dir=args.output_dir, results=args.results, prog=f"{args.prog} check")
 
 
 def _time_limit(text):

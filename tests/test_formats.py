@@ -248,6 +248,22 @@ def test_the_grader_failing_is_no_gradescope_document():
     assert formats.gradescope(broken) is None                 # GRADESCOPE["failed run"]
 
 
+@pytest.mark.parametrize("mode", ["bwrap", "user", "none"])
+def test_a_file_graded_without_confinement_says_so_in_every_document_that_can(graded, mode):
+    """A file that ran with the grader's own rights (mode "none") says so at
+    the top of Gradescope's and PrairieLearn's outputs; a sandboxed one, or
+    one run as a user of its own, does not.  JUnit names the mode as a
+    property (valid where junit-10.xsd allows one); Exercism's top-level
+    message is only for a file that did not load, so it has no place there."""
+    result = dict(graded["correct"], sandbox=mode)
+    made = documents(result, "correct")
+    for form in ("gradescope", "prairielearn"):
+        said = formats.UNCONFINED in json.loads(made[form])["output"]
+        assert said == (mode == "none"), form
+    assert junit_problems(made["junit"]) == []
+    assert f'<property name="sandbox" value="{mode}"/>' in made["junit"]
+
+
 def test_a_correct_file_scores_full_marks_everywhere(graded):
     result = graded["correct"]
     made = documents(result, "correct")

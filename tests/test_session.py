@@ -163,3 +163,23 @@ def test_a_file_the_checker_fails_on_stops_the_run_with_exit_3(tmp_path, monkeyp
     assert (document["error"], document["files"]) == (problem, [])
     assert os.listdir(tmp_path) == ["forgot_max.py.json"]
     assert workers.STOPPING.is_set()                 # every worker stopped, none started
+
+
+def test_a_results_folder_is_one_runs_at_a_time(tmp_path):
+    """A second run into a --results folder that another run holds stops at
+    once, in one line, having graded nothing and written nothing; once the
+    first run ends, the folder is free, and no lock file is left in it."""
+    import fcntl
+    holder = os.open(tmp_path, os.O_RDONLY)
+    fcntl.flock(holder, fcntl.LOCK_EX)                     # another run, writing there
+    try:
+        with pytest.raises(ValueError) as refused:
+            session.check([str(SAMPLES / "forgot_max.py")], "json", sandbox=False,
+                          results=str(tmp_path))
+    finally:
+        os.close(holder)
+    assert "another check is writing there now" in str(refused.value)
+    assert "\n" not in str(refused.value) and os.listdir(tmp_path) == []
+    assert session.check([str(SAMPLES / "forgot_max.py")], "json", sandbox=False,
+                         results=str(tmp_path)) == 1
+    assert os.listdir(tmp_path) == ["forgot_max.py.json"]

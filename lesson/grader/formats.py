@@ -91,6 +91,8 @@ EXERCISM_OUTPUT = 500       # characters of a test's output Exercism takes
 EXERCISM_TRUNCATED = "\nOutput was truncated. Please limit to 500 chars"
 EXERCISM_MESSAGE = 65535    # characters of the top-level message Exercism takes
 EXERCISM_MESSAGE_CUT = f"\n... (the rest was cut: Exercism takes {EXERCISM_MESSAGE} characters)"
+UNCONFINED = ("this file ran with the grader's own rights: it could be neither sandboxed "
+              "nor run as a user of its own here (see check --help)")
 
 
 # --- The platforms --------------------------------------------------------------
@@ -240,7 +242,11 @@ def junit(results, time_limit):
         for key in totals:
             totals[key] += counts[key]
         lines = [f"  <testsuite name={_attr(result['file'])} {_counts(counts)} "
-                 f"time=\"{result['seconds']:g}\">"] + cases
+                 f"time=\"{result['seconds']:g}\">"]
+        if result.get("sandbox"):                       # how its code was confined
+            lines += ["    <properties>", f"      <property name=\"sandbox\" "
+                      f"value={_attr(result['sandbox'])}/>", "    </properties>"]
+        lines += cases
         above = _text([r for r in top if r["role"] != "closing"])   # the count: attributes
         if above:
             lines.append(f"    <system-out>{_xml(above)}</system-out>")
@@ -379,8 +385,13 @@ def _verdict(check):
 
 def _told(result, time_limit):
     """What the report tells, split: (the file's records, each check's records
-    below its verdict).  ``report.records`` makes them, once."""
+    below its verdict).  ``report.records`` makes them, once.  A file graded
+    with neither a sandbox nor a user of its own (``result["sandbox"]`` is
+    "none") says so first: the platform's reader cannot see the header a
+    terminal prints."""
     top, details = [], [[] for _ in result["checks"]]
+    if result.get("sandbox") == "none":
+        top.append(report.line(UNCONFINED, role="note", label="Note:", pad=6))
     for record in report.records(result, time_limit):
         if record["check"] is not None and record["role"] != "verdict":
             details[record["check"]].append(record)

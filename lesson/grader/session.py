@@ -26,25 +26,27 @@ CHECKER_FAILED = 3      # the exit code when the checker itself failed: no grade
 
 
 def check(paths, form="text", *, time_limit=TIME_LIMIT, memory_limit=MEMORY_LIMIT, jobs=1,
-          seed=None, sandbox=None, points=(), output_dir=None, results=None):
+          seed=None, sandbox=None, points=(), output_dir=None, results=None,
+          prog="python -m lesson check"):
     """Grade each submission; print the reports (or a platform's documents);
     return the exit code: 0 only if every check passed (always 0 for
     Exercism, as its runner exits), 1 if some did not, CHECKER_FAILED.
 
     The arguments are ``check``'s options (see ``python -m lesson check
     --help``); ``sandbox`` is True (--sandbox), False (--no-sandbox) or None.
-    A misuse of them is a ValueError, before anything is graded.
+    ``prog`` names the command in the lines it prints on stderr.  A misuse
+    of the options is a ValueError, before anything is graded.
     """
     points = formats.points(points)
     entries, skipped = classroom.find(paths)
     _refuse_misuse(form, len(entries), points, output_dir, results)
     with _held(results):
         return _graded(entries, skipped, paths, form, time_limit, memory_limit, jobs, seed,
-                       sandbox, points, output_dir, results)
+                       sandbox, points, output_dir, results, prog)
 
 
 def _graded(entries, skipped, paths, form, time_limit, memory_limit, jobs, seed, sandbox,
-            points, output_dir, results):
+            points, output_dir, results, prog):
     """``check``'s work, once its options are known to be sound: the exit code."""
     if form == "exercism":
         time_limit = formats.exercism_time_limit(time_limit)
@@ -54,7 +56,7 @@ def _graded(entries, skipped, paths, form, time_limit, memory_limit, jobs, seed,
     if hasattr(sys.stdout, "reconfigure"):     # a learner's output on any console
         sys.stdout.reconfigure(errors="backslashreplace")
     if several and sandbox != "bwrap":
-        print(f"python -m lesson check: warning: {unconfined(sandbox)}", file=sys.stderr)
+        print(f"{prog}: warning: {unconfined(sandbox)}", file=sys.stderr)
     workers.STOPPING.clear()           # a run stopped before (Ctrl+C, the checker's failure)
     read = classroom.snapshots(entries, paths)
 
@@ -74,7 +76,7 @@ def _graded(entries, skipped, paths, form, time_limit, memory_limit, jobs, seed,
                                           _saver(results, entries, facts)):
             if formats.checker_failed(result):       # no grade: stop, and say why
                 workers.stop_all()
-                return _checker_failed(form, result, time_limit, points, facts)
+                return _checker_failed(form, result, time_limit, points, facts, prog)
             graded.append(result)
             if form == "text":
                 _print_report(result, time_limit, several)
@@ -82,7 +84,7 @@ def _graded(entries, skipped, paths, form, time_limit, memory_limit, jobs, seed,
         sys.stdout.flush()
     except KeyboardInterrupt:
         workers.stop_all()
-        print("python -m lesson check: stopped (Ctrl+C) before every file was checked",
+        print(f"{prog}: stopped (Ctrl+C) before every file was checked",
               file=sys.stderr)
         return 130
     except BrokenPipeError:                    # e.g. piped into `head`: stop quietly
@@ -129,11 +131,11 @@ def _print_documents(form, results, skipped, entries, output_dir, facts, points)
         print("\n".join(_summary(results, skipped)))
 
 
-def _checker_failed(form, result, time_limit, points, facts):
+def _checker_failed(form, result, time_limit, points, facts, prog):
     """The checker failed on a file (its sandbox did not start, say): one line
     on stderr, the grader's error in a platform's document (Gradescope has
     none: its run without a results.json is a failed one), and exit 3."""
-    print(f"python -m lesson check: error: {result['problem']}", file=sys.stderr)
+    print(f"{prog}: error: {result['problem']}", file=sys.stderr)
     if form == "json":
         print(json.dumps(dict(facts, error=result["problem"], files=[], skipped=[]),
                          indent=1, allow_nan=False))
