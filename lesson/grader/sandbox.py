@@ -78,13 +78,14 @@ THREAT_MODEL = {
                 "platform's container), or with --no-sandbox",
         "protects": "the learner's code runs as a user who owns nothing and belongs to no "
                     "group: it cannot read or change what only you can (your files, "
-                    "root's, the results), nor signal the checker or another submission, "
-                    "and nothing it starts outlives its check; on a grading platform the "
-                    "lesson's installed code and the autograder's own files are made "
+                    "root's, the results), nor signal the checker or another submission; "
+                    "a seccomp filter denies it the network and every socket of the "
+                    "machine; nothing it starts outlives its check; on a grading platform "
+                    "the lesson's installed code and the autograder's own files are made "
                     "unreadable to it",
         "cannot": "it can read whatever every user may read on this machine (a class "
                   "folder or a copy of the lesson others can read, on your own machine), "
-                  "reach the network where the machine has one, and write to /tmp"},
+                  "see other processes' command lines, and write to /tmp (cleaned after)"},
     "none": {
         "title": "no sandbox: each submission runs with your rights",
         "when": "otherwise: without bubblewrap, or with --no-sandbox, as any user but "

@@ -47,10 +47,11 @@ FILE_SIZE = 64 << 20            # bytes one file a worker writes may have
 MEMORY_LIMIT = 1024             # MiB of address space a worker may use
 
 
-def limits(memory_limit=MEMORY_LIMIT, uid=None):
-    """The harness's limits for a worker: memory, file size, processes."""
+def limits(memory_limit=MEMORY_LIMIT, uid=None, network=True):
+    """The harness's limits for a worker: memory, file size, processes, and
+    whether it may reach the network (``harness.deny_network``)."""
     return {"memory": memory_limit << 20, "file_size": FILE_SIZE,
-            "processes": _process_limit(uid)}
+            "processes": _process_limit(uid), "network": network}
 
 
 def _process_limit(uid=None):
@@ -119,7 +120,8 @@ class Worker:
         self.greeted = False                   # has the harness said hello?
         self._write({"files": {name: base64.b64encode(data).decode()
                                for name, data in submission.files.items()},
-                     "main": submission.main, "limits": limits(memory_limit, uid),
+                     "main": submission.main,
+                     "limits": limits(memory_limit, uid, network=mode != "user"),
                      "sites": sandbox.user_site()})
 
     def send(self, request):
