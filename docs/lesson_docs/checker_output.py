@@ -151,7 +151,7 @@ def threat_model():
     ``check --help`` says them."""
     out = []
     for mode, said in THREAT_MODEL.items():
-        out += [f"**`{mode}`**, {said['when']}: {said['title']}.", "",
+        out += [f"**`{mode}`**: {said['title']}.", "", f"- *When:* {said['when']}.",
                 f"- *Protects:* {said['protects']}.", f"- *Cannot:* {said['cannot']}.", ""]
     return "\n".join(out).rstrip()
 
