@@ -96,7 +96,7 @@ NETWORK_TRIES = """
 import socket, sys
 sys.path.insert(0, sys.argv[1])
 import harness
-harness.deny_network()
+harness.seal()
 tried = {}
 for name, family, kind, address in [
         ("tcp", socket.AF_INET, socket.SOCK_STREAM, ("127.0.0.1", 9)),
@@ -118,6 +118,13 @@ try:
     tried["bind"] = "bound"
 except OSError as error:
     tried["bind"] = type(error).__name__
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+KEY_SPEC_USER_KEYRING, KEYCTL_GET_KEYRING_ID = -4, 0
+import platform
+keyctl = harness._SEALED_CALLS[platform.machine()][3][-1]
+tried["keyring"] = (libc.syscall(keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_USER_KEYRING, 0),
+                    ctypes.get_errno())
 first, second = socket.socketpair()
 first.send(b"ok")
 tried["socketpair"] = second.recv(2).decode()
@@ -128,13 +135,13 @@ print(tried)
 """
 
 
-def test_deny_network_leaves_only_socketpair(tmp_path):
-    """The filter a user of its own runs under: every socket of the network,
-    and every Unix socket of the machine (abstract or named), refused at
-    once; a socketpair and multiprocessing still work, in the process and
-    those it starts."""
+def test_a_sealed_process_has_socketpair_and_nothing_else(tmp_path):
+    """The filter a sandboxed learner, or a user of its own, runs under: every
+    socket of the network, every Unix socket of the machine (abstract or
+    named) and the kernel's keyrings, refused at once; a socketpair and
+    multiprocessing still work, in the process and those it starts."""
     import platform
-    if platform.machine() not in harness._NETWORK_CALLS or sys.platform != "linux":
+    if platform.machine() not in harness._SEALED_CALLS or sys.platform != "linux":
         pytest.skip(f"no filter for {platform.machine()}")
     folder = os.path.dirname(harness.__file__)
     done = subprocess.run([sys.executable, "-c", NETWORK_TRIES, folder], capture_output=True,
@@ -143,4 +150,4 @@ def test_deny_network_leaves_only_socketpair(tmp_path):
     assert eval(done.stdout) == {"tcp": "PermissionError", "udp6": "PermissionError",
                                  "netlink": "PermissionError", "abstract": "PermissionError",
                                  "named": "PermissionError", "bind": "PermissionError",
-                                 "socketpair": "ok", "pool": [1, 2]}
+                                 "keyring": (-1, 13), "socketpair": "ok", "pool": [1, 2]}

@@ -528,14 +528,14 @@ def load_file(path):
 def set_limits(limits):
     """Limits on this process and all it starts, before any learner code runs:
     {"memory": bytes of address space, "file_size": bytes one file may have,
-    "processes": how many the user may run, "network": False for none
-    (``deny_network``)}; no core files."""
+    "processes": how many the user may run, "sealed": True for no network,
+    no socket of the machine and no kernel keyring (``seal``)}; no core files."""
     try:
         import resource
     except ImportError:                      # the page's Python: the browser limits it
         return
-    if limits.get("network") is False:
-        deny_network()
+    if limits.get("sealed"):
+        seal()
     wanted = [(resource.RLIMIT_CORE, 0)]
     for key, name in (("memory", "RLIMIT_AS"), ("file_size", "RLIMIT_FSIZE"),
                       ("processes", "RLIMIT_NPROC")):
@@ -551,27 +551,30 @@ def set_limits(limits):
                                        else soft, hard))
 
 
-# A seccomp filter (Linux): which system calls reach the network, and the
-# architectures whose numbers are known.  See ``deny_network``.
-_NETWORK_CALLS = {          # machine: (audit arch, socket, sendto, and the refused:
-                            #           connect, bind, sendmsg, sendmmsg, io_uring_setup)
-    "x86_64": (0xC000003E, 41, 44, (42, 49, 46, 307, 425)),
-    "aarch64": (0xC00000B7, 198, 206, (203, 200, 211, 269, 425)),
+# A seccomp filter (Linux): the system calls that reach past the process,
+# and the architectures whose numbers are known.  See ``seal``.
+_SEALED_CALLS = {           # machine: (audit arch, socket, sendto, and the refused:
+                            #   connect, bind, sendmsg, sendmmsg, io_uring_setup,
+                            #   add_key, request_key, keyctl)
+    "x86_64": (0xC000003E, 41, 44, (42, 49, 46, 307, 425, 248, 249, 250)),
+    "aarch64": (0xC00000B7, 198, 206, (203, 200, 211, 269, 425, 217, 218, 219)),
 }
 
 
-def deny_network():
-    """From now on, in this process and all it starts, no socket but a Unix
+def seal():
+    """From now on, in this process and all it starts: no socket but a Unix
     one (``socketpair``, what multiprocessing and asyncio use), no connect()
-    or bind() and no message to an address: no network, no abstract or named
-    socket of the machine.  A seccomp filter, which no later code can take off.  Where
-    there is none to install (another system, an unknown processor), an
-    OSError: the checker's failure, before any learner code runs."""
+    or bind() and no message to an address, so no network and no abstract or
+    named socket of the machine; and no kernel keyring, which no namespace
+    separates (root's keys, say).  A seccomp filter, which no later code can
+    take off.  Where there is none to install (another system, an unknown
+    processor), an OSError: the checker's failure, before any learner code
+    runs."""
     import ctypes
     import platform
-    numbers = _NETWORK_CALLS.get(platform.machine())
+    numbers = _SEALED_CALLS.get(platform.machine())
     if numbers is None or not sys.platform.startswith("linux"):
-        raise OSError(f"no network filter for {sys.platform} on {platform.machine()}")
+        raise OSError(f"no seccomp filter for {sys.platform} on {platform.machine()}")
     arch, socket, sendto, refused = numbers
     allow, deny = 0x7FFF0000, 0x00050000 | 13         # SECCOMP_RET_ALLOW, _ERRNO | EACCES
     program = _assembled([                            # seccomp_data: nr at 0, arch at 4,
@@ -595,7 +598,7 @@ def deny_network():
     libc = ctypes.CDLL(None, use_errno=True)
     if (libc.prctl(38, 1, 0, 0, 0) != 0                           # PR_SET_NO_NEW_PRIVS
             or libc.prctl(22, 2, ctypes.byref(Program(_len(program), filters)), 0, 0) != 0):
-        raise OSError(ctypes.get_errno(), "the network filter (seccomp) could not be set")
+        raise OSError(ctypes.get_errno(), "the seccomp filter could not be set")
 
 
 def _assembled(steps):

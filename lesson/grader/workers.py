@@ -47,11 +47,12 @@ FILE_SIZE = 64 << 20            # bytes one file a worker writes may have
 MEMORY_LIMIT = 1024             # MiB of address space a worker may use
 
 
-def limits(memory_limit=MEMORY_LIMIT, uid=None, network=True):
+def limits(memory_limit=MEMORY_LIMIT, uid=None, sealed=False):
     """The harness's limits for a worker: memory, file size, processes, and
-    whether it may reach the network (``harness.deny_network``)."""
+    whether it is sealed from the network, the machine's sockets and its
+    keyrings (``harness.seal``)."""
     return {"memory": memory_limit << 20, "file_size": FILE_SIZE,
-            "processes": _process_limit(uid), "network": network}
+            "processes": _process_limit(uid), "sealed": sealed}
 
 
 def _process_limit(uid=None):
@@ -121,7 +122,7 @@ class Worker:
         self._write({"files": {name: base64.b64encode(data).decode()
                                for name, data in submission.files.items()},
                      "main": submission.main,
-                     "limits": limits(memory_limit, uid, network=mode != "user"),
+                     "limits": limits(memory_limit, uid, sealed=mode != "none"),
                      "sites": sandbox.user_site()})
 
     def send(self, request):
