@@ -2,10 +2,12 @@
 
 Every file in tests/mistakes/ is right in three of the four functions and
 makes one usual mistake in the fourth.  The checker names a mistake only
-when it explains every answer the function gave (lesson/grader/mistakes.py),
+when it explains every answer the function gave (lesson/grader/diagnosis.py),
 so each file's hints must name its own mistake, and, where its answers are
 those of other mistakes too (``TOLD_APART_BY_NONE``), those as well, in one
-"either ... or ..." sentence; no hint may name any other.  The files are
+"either ... or ..." sentence; no hint may name any other.  Which mistakes a
+hint names is read from the result's "mistakes" (``Diagnosis.names``),
+never from the hint's words.  The files are
 graded in this process, by the checker's own harness and judge, so the
 module stays quick; the page's editor runs the same grader
 (tests/test_runner_browser.py checks three of these files there).
@@ -18,7 +20,8 @@ import warnings
 import pytest
 
 from lesson.grader import contract, harness, judge
-from lesson.grader.mistakes import MISTAKES as USUAL, SIGNS, diagnose
+from lesson.grader.diagnosis import Diagnosis, diagnose
+from lesson.grader.mistakes import MISTAKES as USUAL, SIGNS_SHOWN
 
 MISTAKES = pathlib.Path(__file__).parent / "mistakes"
 SEED = 11
@@ -39,12 +42,7 @@ TOLD_APART_BY_NONE = [
     {"rows_no_abs", "rows_loose_fixed_tolerance", "rows_allclose"},
 ]
 
-WORDS = {mistake.name: mistake.what for mistake in USUAL} | SIGNS
-
-
-def named_in(hint):
-    """The mistakes (and signs with a cause) a hint names, by their words."""
-    return {name for name, words in WORDS.items() if words in (hint or "")}
+NAMES = [mistake.name for mistake in USUAL] + [sign.name for sign in SIGNS_SHOWN]
 
 
 def alike(name):
@@ -98,41 +96,36 @@ def graded():
     return {path.stem: grade_here(path) for path in sorted(MISTAKES.glob("*.py"))}
 
 
-def hints(results):
-    """The hints of the failing checks of one file's results."""
-    return [r["hint"] or "" for r in results if not r["passed"]]
+def named(results):
+    """For each failing check of one file's results, the names its hint names."""
+    return [set(r["mistakes"]) for r in results if not r["passed"]]
 
 
 def test_every_usual_mistake_has_a_file():
     stems = {made(path.stem) for path in MISTAKES.glob("*.py")}
-    assert {m.name for m in USUAL} | set(SIGNS) <= stems
+    assert set(NAMES) <= stems
     assert len(stems) >= 40
 
 
-def test_no_mistakes_words_hold_anothers():
-    for name, words in WORDS.items():
-        assert named_in(words) == {name}, (name, named_in(words))
+def test_every_mistake_and_sign_has_a_name_of_its_own():
+    assert len(NAMES) == len(set(NAMES)) > 40
 
 
 @pytest.mark.parametrize("stem", sorted(p.stem for p in MISTAKES.glob("*.py")))
 def test_each_mistake_is_caught_and_its_hint_names_it(graded, stem):
-    said = hints(graded[stem])
+    said = named(graded[stem])
     assert said, f"{stem} passed every check"
-    named = set().union(*map(named_in, said))
     wanted = alike(made(stem))
-    assert named == wanted, (stem, said)                  # its own, and those alike
-    for hint in said:
-        assert named_in(hint) in ({made(stem)}, wanted, set()), hint
+    assert set().union(*said) == wanted, (stem, said)     # its own, and those alike
+    for names in said:
+        assert names in ({made(stem)}, wanted, set()), names
+    for result in graded[stem]:
+        assert not result["mistakes"] or result["hint"], result   # a name comes with its hint
 
 
-def test_a_hint_names_mistakes_alike_in_one_sentence(graded):
-    said = hints(graded["naive_falls_back"])
-    assert said[0].startswith("your answers fit two mistakes: either naive_softmax")
-    assert "; or naive_softmax falls back" in said[0]
-
-
-# file -> words the page's hint must hold (tests/test_runner_browser.py)
-PHRASES = {path.stem: WORDS[made(path.stem)] for path in MISTAKES.glob("*.py")}
+def test_a_hint_names_mistakes_alike_in_one_record(graded):
+    first = next(r for r in graded["naive_falls_back"] if not r["passed"])
+    assert set(first["mistakes"]) == {"naive_subtracts_max", "naive_falls_back"}
 
 
 def test_every_mistake_answers_every_check_of_its_function():
@@ -166,8 +159,11 @@ def test_a_hint_is_a_sentence_or_none_whatever_came_back(check):
     for outcome in outcomes:
         others = [(c, outcome, contract.right_answer(c)) for c in contract.CHECKS
                   if c.function == check.function]
-        said = diagnose(check, outcome, right, others)
-        assert said is None or isinstance(said, str), (outcome, said)
+        found = diagnose(check, outcome, right, others)
+        assert isinstance(found, Diagnosis), (outcome, found)
+        assert found.text is None or isinstance(found.text, str), (outcome, found)
+        assert set(found.names) <= set(NAMES), found
+        assert not found.names or found.text, found          # a name comes with its text
         if "value" in outcome:
             passed, got, wanted = judge.judge(check, outcome, right)
             assert isinstance(got, str) and isinstance(wanted, str)

@@ -3,7 +3,7 @@
 This module never runs a line of the learner's code.  It reads the plain
 data that ``lesson.grader.harness`` sent back and says, check by check,
 what passed, by the rules of each check's kind (``contract.KINDS``); for a
-failed check, ``lesson.grader.mistakes`` says what the answers show.
+failed check, ``lesson.grader.diagnosis`` says what the answers show.
 
 expected(check)                      the right answer, from the lesson
 passes_when(check)                   what passes, in words
@@ -16,7 +16,7 @@ counts(results)                      (passed, failed)
     (True, '[0.5, 0.5]', '[0.5, 0.5]')
 """
 
-from lesson.grader import mistakes, report
+from lesson.grader import diagnosis, report
 from lesson.grader.contract import CHECKS, KINDS, TIME_LIMIT, right_answer
 from lesson.grader.report import counts  # noqa: F401 - part of the judge's API
 
@@ -46,17 +46,20 @@ def passes_when(check):
 # --- One result per check ------------------------------------------------------------
 
 def result_record(check, *, status, passed=False, expected=None, got=None, hint=None,
-                  message=None, stdout="", stderr=""):
+                  mistakes=(), message=None, stdout="", stderr=""):
     """One check's result, as plain data.
 
     Keys: "function", "name", "input" (the call, as a learner types it),
     "passed", "status" ("pass", "fail", "error", "timeout", "not run" or
-    "missing"), "expected" and "got" (as text), "hint", "message" (one line
-    on what happened), "stdout" and "stderr" (what the call printed).
+    "missing"), "expected" and "got" (as text), "hint", "mistakes" (the
+    names of the usual mistakes or signs the hint names: ``Diagnosis.names``),
+    "message" (one line on what happened), "stdout" and "stderr" (what the
+    call printed).
     """
     return {"function": check.function, "name": check.name, "input": check.call_text(),
             "passed": passed, "status": status, "expected": expected, "got": got,
-            "hint": hint, "message": message, "stdout": stdout, "stderr": stderr}
+            "hint": hint, "mistakes": list(mistakes), "message": message,
+            "stdout": stdout, "stderr": stderr}
 
 
 def results(load, outcomes, time_limit=TIME_LIMIT, checks=None):
@@ -126,13 +129,12 @@ def _result(check, outcome, right, loaded, time_limit, same_function=()):
         status = "pass" if ok else ("error" if "error" in outcome else "fail")
     else:
         status, message = "error", report.crash_text("garbled")
-    hint = None
+    found = diagnosis.NOTHING
     if status in ("fail", "error") and ("value" in outcome or "error" in outcome):
-        hint = mistakes.diagnose(check, outcome, right, same_function) or check.hint
-    elif status not in ("pass", "not run", "missing"):
-        hint = check.hint
+        found = diagnosis.diagnose(check, outcome, right, same_function)
+    hint = found.text or (check.hint if status not in ("pass", "not run", "missing") else None)
     return result_record(check, status=status, passed=ok, expected=wanted, got=got,
-                         hint=hint, message=message, **printed)
+                         hint=hint, mistakes=found.names, message=message, **printed)
 
 
 # --- Judging one answer ---------------------------------------------------------------
