@@ -3,14 +3,20 @@
 When a check fails, ``diagnose`` works out what every mistake of that
 function (``lesson.grader.mistakes``) returns on each of the function's
 checks, and names a mistake only if it explains every answer the function
-gave (both passed, or both gave the same answer); two or three that do are
-named together, "either … or …".  When none does, no mistake is named: a
-sign in the value itself may name its cause (float32, rounding, a
-generator, the wrong exception), or a fact says what the value shows
-("your row sums to 3, not 1") before the check's own hint.
+gave (both passed, or both gave the same answer), and the learner's code
+could make it (``lesson.grader.reading``: a ``rows_normalised`` that never
+calls ``np.isclose`` did not make np.isclose's mistake).  Two or three
+that are left are named together, "either … or …".  When none is, no
+mistake is named: a sign in the value itself may name its cause (float32,
+rounding, a generator, the wrong exception), or a fact says what the value
+shows ("your row sums to 3, not 1") before the check's own hint.
+
+A hint speaks the learner's dialect, as the code shows it: lists or NumPy
+(in either, where the code was not read), and "column" for "row" where the
+check normalises columns (axis=0).
 
 Diagnosis            what ``diagnose`` returns: the names it found, and the text
-diagnose(check, outcome, right, same_function)   -> Diagnosis
+diagnose(check, outcome, right, same_function, code)   -> Diagnosis
 
     >>> from lesson.grader.contract import check_named, right_answer
     >>> check = check_named("uniform over 4 is ln 4")
@@ -21,6 +27,19 @@ diagnose(check, outcome, right, same_function)   -> Diagnosis
     'your entropy is 1.386 / ln 2 = 2: you take log base 2; use math.log, the natural log'
     >>> diagnose(check, {"value": 7.0}, right_answer(check))
     Diagnosis(names=(), text=None)
+
+A row 1e-8 short of 1 passes: three mistakes give that answer, and the
+code of a plain-list solution that compares without abs() makes only one:
+
+    >>> check = check_named("outside tol is false")
+    >>> diagnose(check, {"value": True}, right_answer(check)).names
+    ('rows_no_abs', 'rows_loose_fixed_tolerance', 'rows_allclose')
+    >>> found = diagnose(check, {"value": True}, right_answer(check),
+    ...                  code=frozenset({"compares without abs"}))
+    >>> found.names
+    ('rows_no_abs',)
+    >>> print(found.text)
+    you compare sum - 1 with tol without abs(), so a row short of 1 passes; compare abs(sum - 1) <= tol
 """
 
 import math
@@ -52,21 +71,32 @@ SIGNATURES = {name: f"{name}({parameters})" for name, parameters
               in re.findall(r"^def (\w+)\((.*)\):", STARTER, re.MULTILINE)}
 
 
-def diagnose(check, outcome, right, same_function=()):
-    """What the function's answers prove, for a failed check (a ``Diagnosis``).
+def diagnose(check, outcome, right, same_function=(), code=None):
+    """What the function's answers and code prove, for a failed check (a ``Diagnosis``).
 
     ``right`` is the check's right answer; ``same_function`` holds the
-    (check, outcome, right answer) of the function's checks.  The mistakes
-    that explain every answer are named, up to MOST_NAMED; with none, a
-    sign of what the value shows, before the check's own hint.
+    (check, outcome, right answer) of the function's checks; ``code`` is
+    the facts of the function's code (``reading.facts``), or None where it
+    was not read.  The mistakes that explain every answer, and that the
+    code could make, are named, up to MOST_NAMED; with none, a sign of what
+    the value shows, before the check's own hint.
     """
+    unknown = _not_a_parameter(check, outcome.get("error"))
+    if unknown:
+        return unknown                              # the call failed before the code ran
     answers = [(check, outcome, right)] + [each for each in same_function
                                            if each[0] is not check]
-    named = [mistake for mistake in MISTAKES
-             if mistake.function == check.function and _explains(mistake, answers)]
+    named = [mistake for mistake in MISTAKES if mistake.function == check.function
+             and mistake.possible(code) and _explains(mistake, answers)]
     if 0 < len(named) <= MOST_NAMED:
-        return Diagnosis(tuple(m.name for m in named), _naming(named, check, outcome, right))
+        return Diagnosis(tuple(m.name for m in named),
+                         _naming(named, check, outcome, right, _dialect(code)))
     return _sign(check, outcome, right)
+
+
+def _dialect(code):
+    """"numpy" or "lists", as the function's code is written; None: not read."""
+    return None if code is None else "numpy" if "numpy" in code else "lists"
 
 
 def _explains(mistake, answers):
@@ -100,10 +130,13 @@ def _passes(kind, outcome, right):
 
 
 def _same_answer(outcome, wrong):
-    """The same value, or both failing loudly: an ArithmeticError or ValueError,
-    or inf or nan, on each side (lists raise where NumPy gives nan)."""
+    """The same value; or both failing loudly: an ArithmeticError or ValueError,
+    or inf or nan, on each side (lists raise where NumPy gives nan); or both
+    raising the same other error (a TypeError)."""
     if "error" not in outcome and "error" not in wrong:
         return matches(outcome["value"], wrong["value"])
+    if "error" in outcome and "error" in wrong and not _fails_loudly(wrong):
+        return raised_one_of(outcome["error"], (wrong["error"]["type"],))
     return _fails_loudly(outcome) and _fails_loudly(wrong)
 
 
@@ -112,14 +145,16 @@ def _fails_loudly(outcome):
     return _passes(KINDS["fails"], outcome, None)
 
 
-def _naming(named, check, outcome, right):
+def _naming(named, check, outcome, right, dialect=None):
     """One mistake, with its evidence; or two or three, "either ... or ...", each
-    with its fix."""
+    with its fix; in the learner's ``dialect``, about rows or columns."""
+    line = "column" if check.kwargs.get("axis") == 0 else "row"
+    said = [mistake.said(dialect, line) for mistake in named]
     if len(named) > 1:
         return "your answers fit {} mistakes: either {}".format(
-            ("two", "three")[len(named) - 2], "; or ".join(f"{m.what}: {m.fix}" for m in named))
-    mistake = named[0]
-    sentence = f"{mistake.what}; {mistake.fix}"
+            ("two", "three")[len(named) - 2], "; or ".join(f"{w}: {f}" for w, f in said))
+    mistake, (what, fix) = named[0], said[0]
+    sentence = f"{what}; {fix}"
     if not mistake.evidence:
         return sentence
     scores = check.args[0]
@@ -149,18 +184,25 @@ def _sign(check, outcome, right):
 
 
 def _error_sign(check, error, right):
-    """No parameter for a keyword the call gives; or an exception the check
-    does not take, where it wants one."""
-    unknown = re.search(r"unexpected keyword argument '(\w+)'", str(error.get("message")))
-    if raised_one_of(error, ("TypeError",)) and unknown and check.kwargs:
-        return _said(NOT_A_PARAMETER, name=unknown.group(1),
-                     signature=SIGNATURES[check.function])
+    """An exception the check does not take, where it wants one."""
     kind = KINDS[check.kind]
     if kind.errors and not kind.accepts(error):
         said = _said(WRONG_ERROR, type=error.get("type", "an exception"),
                      wanted=kind.wanted(right))
         return said._replace(text=f"{said.text}; {check.hint}")
     return NOTHING
+
+
+def _not_a_parameter(check, error):
+    """The sign of a call that gives a keyword the function has no parameter
+    for (a TypeError before any of its code runs), or None."""
+    if not error:
+        return None
+    unknown = re.search(r"unexpected keyword argument '(\w+)'", str(error.get("message")))
+    if raised_one_of(error, ("TypeError",)) and unknown and check.kwargs:
+        return _said(NOT_A_PARAMETER, name=unknown.group(1),
+                     signature=SIGNATURES[check.function])
+    return None
 
 
 def _said(sign, **values):

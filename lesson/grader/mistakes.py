@@ -34,6 +34,11 @@ class NoSay(Exception):
     of only -inf, for a mistake that is not about masking)."""
 
 
+class RowForNumber(Exception):
+    """Raised by a mistake's answer where lists meet a row where a number
+    belongs: ``s - top`` with a list, which raises TypeError."""
+
+
 # --- The lesson's softmax with one rule changed ------------------------------------------
 
 def transpose(rows):
@@ -70,8 +75,7 @@ def _shifted(row, shift):
 
 
 def _no_exp(row):
-    total = sum(row)
-    return [s / total for s in row]
+    return _divided(row, sum(row))
 
 
 def _no_exp_unmasked(row):
@@ -173,6 +177,13 @@ def _keepdims_forgotten(x, axis=-1):
     return [[e / totals[j] for j, e in enumerate(row)] for row in exps]
 
 
+def _one_row_only(x, axis=-1):
+    """The softmax of one row, in lists: a list of rows raises TypeError."""
+    if isinstance(x[0], list):
+        raise RowForNumber
+    return lesson.softmax(x)
+
+
 def _axis0_transposed(x, axis=-1):
     out = lesson.softmax(x, axis=axis)
     return transpose(out) if axis == 0 and isinstance(x[0], list) else out
@@ -254,6 +265,11 @@ def _per_row(W, tol=1e-9):
     return [_within(math.fsum(row), tol) for row in _rows(W)]
 
 
+def _per_row_one_for_flat(W, tol=1e-9):
+    """A bool per row, but one for a flat list, as NumPy compares row sums."""
+    return _per_row(W, tol) if isinstance(W[0], list) else lesson.rows_normalised(W, tol)
+
+
 def _log_of_zero(w):
     return -sum(p * math.log(p) for p in w)             # ValueError at log(0)
 
@@ -272,19 +288,36 @@ def _unweighted(w):
 # --- The mistakes ------------------------------------------------------------------------
 
 class Mistake:
-    """One usual mistake: the ``function`` it is made in, ``answer`` (what
-    that function returns with the mistake, on a check's input), ``what``
-    (the words that name it, the same in every hint), ``fix``, and
-    ``evidence``: a format with {got} and {right} (to 4 figures) and {n}
-    (the number of scores), said first when the mistake is named alone."""
+    """One usual mistake: the ``function`` it is made in; ``answer``, what
+    that function returns with the mistake on a check's input (a tuple: ways
+    of writing it that answer differently); ``what`` names it, ``fix`` mends
+    it, each a text or texts by dialect ({None: any code, "numpy": ...}),
+    "{row}" in them a "row" or "column"; ``evidence``, a format with {got},
+    {right} (to 4 figures) and {n} (the number of scores), said first when it
+    is named alone; ``needs``, facts (``lesson.grader.reading.FACTS``) of which
+    the learner's code must show one to make it (none: any code can)."""
 
-    def __init__(self, name, function, answer, what, fix, evidence=""):
+    def __init__(self, name, function, answer, what, fix, evidence="", needs=()):
         self.name, self.function = name, function
         self.answers = answer if isinstance(answer, tuple) else (answer,)
-        self.what, self.fix, self.evidence = what, fix, evidence
+        self.what, self.fix, self.evidence, self.needs = what, fix, evidence, frozenset(needs)
 
     def __repr__(self):
         return f"<Mistake {self.name}>"
+
+    def said(self, dialect=None, line="row"):
+        """(what, fix) in the learner's dialect ("lists", "numpy", or None
+        when unknown), about each ``line`` ("row" or "column").
+
+        >>> whole = next(m for m in MISTAKES if m.name == "softmax_whole_matrix_sum")
+        >>> whole.said("lists", "column")[1]
+        'divide each column by its own sum'
+        """
+        return tuple(_in(words, dialect).format(row=line) for words in (self.what, self.fix))
+
+    def possible(self, code):
+        """Could code with these facts make the mistake (None: code unread)?"""
+        return code is None or not self.needs or bool(self.needs & code)
 
     def outcome(self, check, answer):
         """What ``answer`` (one of the mistake's ways of writing it) gives on a
@@ -302,12 +335,21 @@ class Mistake:
             return {"value": answer(*copy.deepcopy(check.args), **check.kwargs)}
         except NoSay:
             return None
+        except RowForNumber:
+            return {"error": {"type": "TypeError", "kinds": ["TypeError", "Exception"]}}
         except (ArithmeticError, ValueError) as error:
             return {"error": {"type": type(error).__name__,
                               "kinds": [k.__name__ for k in type(error).__mro__]}}
 
 
-ROW_MAX = "subtract the row maximum before exponentiating"
+def _in(words, dialect):
+    """The words for a dialect: a text for any, or {None: ..., "numpy": ...}."""
+    return words if isinstance(words, str) else words.get(dialect, words[None])
+
+
+ROW_MAX = "subtract the {row} maximum before exponentiating"
+# NumPy's way to each row's (or column's) own maximum and sum
+KEEPDIMS = "x.max(axis=axis, keepdims=True) and e.sum(axis=axis, keepdims=True)"
 MISTAKES = [
     # softmax: the shift
     Mistake("softmax_no_max", "softmax", _each_row(lambda row: _shifted(row, 0.0)),
@@ -315,44 +357,57 @@ MISTAKES = [
             "exponential is exp(0) = 1: exp(1000) cannot overflow, nor every "
             "exp(-1000) underflow to 0"),
     Mistake("softmax_minus_min", "softmax", _each_row(lambda row: _shifted(row, min(row))),
-            "you subtract the row's minimum", "subtract its maximum, so the largest "
-            "exponential is exp(0) = 1 and none can overflow"),
+            "you subtract the {row}'s minimum", "subtract its maximum, so the largest "
+            "exponential is exp(0) = 1 and none can overflow", needs=["min"]),
     Mistake("softmax_minus_mean", "softmax",
             _each_row(lambda row: _shifted(row, sum(row) / len(row))),
-            "you subtract the row's mean", "subtract its maximum: with a -inf score the "
-            "mean is -inf, and every weight nan"),
+            "you subtract the {row}'s mean", "subtract its maximum: with a -inf score the "
+            "mean is -inf, and every weight nan", needs=["mean"]),
     Mistake("softmax_max_of_abs", "softmax",
             _each_row(lambda row: _shifted(row, max(abs(s) for s in row))),
             "you subtract the largest absolute score", "subtract the largest score "
             "itself: max(abs(s)) of [-1000, -1001] is 1001, and exp(-2001) is 0"),
     Mistake("softmax_whole_matrix_max", "softmax", _softmax_with(_whole_max),
-            "you subtract the whole matrix's maximum", "subtract each row's own maximum, "
-            "or a row far below the others underflows to 0/0"),
+            "you subtract the whole matrix's maximum",
+            {None: "subtract each {row}'s own maximum, or a {row} far below the others "
+                   "underflows to 0/0",
+             "numpy": "subtract each {row}'s own maximum, x.max(axis=axis, keepdims=True), "
+                      "or a {row} far below the others underflows to 0/0"},
+            needs=["max of all"]),
     Mistake("softmax_max_down_columns", "softmax", _as_numpy_axes(max_axis=0),
-            "you take the maximum down each column, axis=0", "take it along axis, "
-            "with keepdims=True, as the sum"),
+            {None: "you take the maximum down each column",
+             "numpy": "you take the maximum down each column, axis=0"},
+            {None: "take each row's own maximum",
+             "numpy": "take it along axis, with keepdims=True, as the sum"},
+            needs=["axis 0"]),
     Mistake("softmax_keepdims_forgotten", "softmax", _keepdims_forgotten,
             "you take the row maxima and sums without keepdims=True",
             "without it, a matrix's row maxima line up with its columns: "
-            "write x.max(axis=axis, keepdims=True), and the same for the sum"),
+            "write x.max(axis=axis, keepdims=True), and the same for the sum",
+            needs=["axis, no keepdims"]),
     # softmax: the exponentials and their sum
     Mistake("softmax_no_exp", "softmax", (_each_row(_no_exp), _each_row(_no_exp_unmasked)),
             "your weights are the scores divided by their sum",
             "exponentiate each score first (exp(s - max)), then divide"),
     Mistake("softmax_whole_matrix_sum", "softmax", _softmax_with(_whole_sum),
-            "you divide by the whole matrix's sum", "divide each row by its own sum"),
+            "you divide by the whole matrix's sum", "divide each {row} by its own sum"),
     Mistake("softmax_whole_array", "softmax", _softmax_with(_whole_array),
             "you take the maximum and the sum of the whole matrix",
-            "take each row's own (axis=axis, keepdims=True), so each row sums to 1"),
+            {None: "give each {row} its own maximum and its own sum, so each {row} "
+                   "sums to 1",
+             "numpy": "take each {row}'s own maximum and sum, " + KEEPDIMS + ", so each "
+                      "{row} sums to 1"}),
     Mistake("softmax_sum_down_columns", "softmax", _as_numpy_axes(sum_axis=0),
-            "you divide by the sum down each column, axis=0", "sum along axis, with "
-            "keepdims=True, as the maximum"),
+            {None: "you divide by the sum down each column",
+             "numpy": "you divide by the sum down each column, axis=0"},
+            {None: "divide each row by its own sum",
+             "numpy": "sum along axis, with keepdims=True, as the maximum"}),
     Mistake("softmax_divides_by_max", "softmax", _each_row(_by_largest),
             "you divide by the largest exponential", "divide by the sum of the "
             "exponentials, so the weights sum to 1"),
     Mistake("softmax_last_left_out", "softmax", _each_row(_last_left_out),
-            "your sum leaves out the last exponential", "add every one: "
-            "range(len(x)), not range(len(x) - 1)"),
+            "your sum leaves out the last exponential",
+            "add every one, so the {row} sums to 1"),
     Mistake("softmax_floor_division", "softmax", _each_row(_floor_divided),
             "you divide with //, which rounds each weight down to a whole number",
             "use /"),
@@ -360,9 +415,15 @@ MISTAKES = [
             _each_row(lambda row: lesson.softmax([s / math.sqrt(len(row)) for s in row])),
             "you divide the scores by sqrt(n) first", "softmax takes the scores as they "
             "are (scaling by sqrt(d_k) happens before, in attention)"),
+    # softmax: one row, or many
+    Mistake("softmax_one_row_only", "softmax", _one_row_only,
+            "your softmax handles one row: a list of rows reaches your arithmetic "
+            "(s - top, exp(s)) with a whole row, a list, and raises TypeError",
+            "when x[0] is a list, give each {row} its own softmax"),
     # softmax: the axis
     Mistake("softmax_ignores_axis", "softmax", lambda x, axis=-1: lesson.softmax(x),
-            "with axis=0 you normalised each row", "axis=0 runs down each column"),
+            "with axis=0 you normalised the rows, not the columns",
+            "axis=0 runs down each column"),
     Mistake("softmax_axis0_transposed", "softmax", _axis0_transposed,
             "with axis=0 you return each column's weights as a row",
             "transpose them back, so each column of the answer sums to 1"),
@@ -381,13 +442,14 @@ MISTAKES = [
     # naive_softmax
     Mistake("naive_subtracts_max", "naive_softmax", lesson.softmax,
             "naive_softmax subtracts the maximum, so it cannot fail",
-            "the naive recipe is exp(x) / sum(exp(x)) with no subtraction"),
+            "the naive recipe is exp(x) / sum(exp(x)) with no subtraction", needs=["max"]),
     Mistake("naive_no_exp", "naive_softmax", _each_row(_no_exp),
             "naive_softmax divides the scores by their sum", "exponentiate each score "
             "first: exp(x) / sum(exp(x))"),
     Mistake("naive_falls_back", "naive_softmax", _falls_back((ArithmeticError, ValueError)),
             "naive_softmax falls back on the stable softmax where it fails",
-            "let the error (or inf and nan) out: showing it is naive_softmax's job"),
+            "let the error (or inf and nan) out: showing it is naive_softmax's job",
+            needs=["try", "inf or nan", "calls softmax"]),
     Mistake("naive_catches_overflow", "naive_softmax", _falls_back(OverflowError),
             "naive_softmax catches the OverflowError and returns the stable softmax",
             "let the error out: showing it is naive_softmax's job"),
@@ -400,28 +462,39 @@ MISTAKES = [
             "each row must sum to 1 on its own"),
     Mistake("rows_whole_sum", "rows_normalised", _whole_sum_is_one,
             "you compare the sum of the whole matrix with 1",
-            "sum each row (axis=-1) and compare each with 1"),
+            {None: "sum each row and compare each sum with 1",
+             "numpy": "sum each row (W.sum(axis=-1)) and compare each sum with 1"}),
     Mistake("rows_column_sums", "rows_normalised", _column_sums,
-            "you sum down the columns, axis=0", "sum each row, along the last axis"),
+            {None: "you sum down the columns", "numpy": "you sum down the columns, axis=0"},
+            {None: "sum each row", "numpy": "sum each row, along the last axis (axis=-1)"}),
     Mistake("rows_first_row_only", "rows_normalised", _first_row_only,
-            "you check only the first row", "check every row: all(...)"),
+            "you check only the first row",
+            {None: "check every row: all(...)", "numpy": "check every row: np.all(...)"}),
     Mistake("rows_flat_as_rows_of_one", "rows_normalised", _rows_of_one,
             "you read a flat list as rows of one weight each", "a flat list is one row"),
     Mistake("rows_exact_equal_one", "rows_normalised", _exact,
             "you compare the sum with 1 exactly (== 1)", "compare abs(sum - 1) <= tol"),
     Mistake("rows_no_abs", "rows_normalised", _no_abs,
-            "you compare sum - 1 <= tol without abs(), so a row short of 1 passes",
-            "compare abs(sum - 1) <= tol"),
+            {None: "you compare sum - 1 with tol without abs(), so a row short of 1 passes",
+             "numpy": "you compare sums - 1 with tol without np.abs(), so a row short of "
+                      "1 passes"},
+            {None: "compare abs(sum - 1) <= tol", "numpy": "compare np.abs(sums - 1) <= tol"},
+            needs=["compares without abs"]),
     Mistake("rows_fixed_tolerance", "rows_normalised", _fixed_tol,
             "you use a fixed tolerance of 1e-9", "use the tol argument the call gives"),
     Mistake("rows_loose_fixed_tolerance", "rows_normalised", _loose_fixed_tol,
-            "you use a fixed, looser tolerance (such as 1e-6)", "use the tol argument"),
+            "you use a fixed, looser tolerance (such as 1e-6)", "use the tol argument",
+            needs=["small number", "round", "ignores tol"]),
     Mistake("rows_allclose", "rows_normalised", _allclose,
-            "np.allclose adds its own relative tolerance (rtol=1e-5) to tol",
-            "compare abs(sum - 1) <= tol, or pass rtol=0"),
-    Mistake("rows_bool_per_row", "rows_normalised", _per_row,
-            "you return a bool per row", "return one bool, True only if every row "
-            "sums to 1 (all(...))"),
+            "np.allclose and np.isclose add their own relative tolerance (rtol=1e-5) "
+            "to tol", "pass rtol=0, or compare np.abs(sums - 1) <= tol",
+            needs=["np.isclose"]),
+    Mistake("rows_bool_per_row", "rows_normalised", (_per_row, _per_row_one_for_flat),
+            "you return a bool per row",
+            {None: "return one bool for the whole matrix, True only if every row sums "
+                   "to 1: all(...)",
+             "numpy": "return one bool for the whole matrix, True only if every row "
+                      "sums to 1: np.all(...), or .all()"}),
     # entropy
     Mistake("entropy_log2", "entropy", lambda w: lesson.entropy(w) / math.log(2),
             "you take log base 2", "use math.log, the natural log",
