@@ -733,12 +733,14 @@ def test_the_page_names_each_typical_mistake_as_the_terminal_does(runner, tmp_pa
     """The editor runs the same grader: typical mistakes (tests/mistakes/, one for
     three of the functions; tests/test_mistakes.py grades all of them in the
     terminal, and reads the names each hint names) are caught in the page, with
-    the hints the terminal gives, word for word.
+    the hints the terminal gives, word for word.  In each, only the code tells
+    the mistake from another alike in answers (lesson/grader/reading.py), so
+    the page must read the editor's text as the terminal reads the file.
     Each run in the page starts a fresh Python (from the judge's snapshot) and
     grades the file: about a second of CPU each, so three, one a function."""
     from test_mistakes import MISTAKES
     began = time.perf_counter()
-    chosen = ("entropy_log2", "softmax_whole_matrix_max", "rows_grand_total")
+    chosen = ("softmax_minus_mean", "naive_falls_back", "rows_no_abs")
     for name in chosen:
         source = (MISTAKES / f"{name}.py").read_text()
         lines = report_of(runner, source)
