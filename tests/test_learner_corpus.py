@@ -21,6 +21,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from corpus import CHECKER, CORPUS, HARD_CAP, Run
+from lesson.grader import reading
+from test_mistakes import misspoken
 
 MANIFEST = json.loads((CORPUS / "manifest.json").read_text(encoding="utf-8"))
 KEYS = MANIFEST["checks"]
@@ -210,6 +212,16 @@ def test_hints_name_only_the_mistakes_the_file_makes(results, case):
     assert named == set(case.get("mistakes", [])), said
     if case["category"] == "correct":
         assert not any(c["hint"] for c in result["checks"]), result["checks"]
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if not c.get("folder")
+                                  and c["file"].endswith(".py")], ids=ids)
+def test_hints_speak_the_dialect_of_the_code(results, case):
+    """Lists or NumPy, rows or columns (issue 39): a function written with lists
+    is told nothing in NumPy's words, and a check of columns hears no "each row"."""
+    run, result = file_result(results, case)
+    path = CORPUS / case["file"]
+    assert misspoken(result["checks"], reading.facts(path.read_bytes(), path.name)) == []
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.get("stdout") or c.get("stderr")], ids=ids)
