@@ -94,6 +94,12 @@ SHOWN = [
     (NUMPY + body("entropy", "-np.sum(w * np.log(w))"), "entropy", "numpy", True),
     (NUMPY + body("entropy", "-sum(p * math.log(p) for p in w if p)"), "entropy", "numpy",
      False),                                        # NumPy imported, not used here
+    (NUMPY + "EPS = np.finfo(float).eps\n" + body("entropy", "-sum(p for p in w)"), "entropy",
+     "numpy", False),                               # the dialect is the function's own
+    (body("softmax", "[s - min(x) for s in x]") + "if __name__ == '__main__':\n"
+     "    print(softmax([1.0, 2.0]) == sorted([1.0, 2.0]))\n", "softmax", "max", False),
+    ("from numpy import max as npmax\n" + body("softmax", "x - npmax(x)"), "softmax",
+     "max of all", True),
 ]
 
 

@@ -1,4 +1,4 @@
-"""What a function's answers prove: the usual mistakes they name, or a sign, or a fact.
+"""What a function's answers and code prove: the usual mistakes they name, or a sign, or a fact.
 
 When a check fails, ``diagnose`` works out what every mistake of that
 function (``lesson.grader.mistakes``) returns on each of the function's

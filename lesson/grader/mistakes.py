@@ -417,8 +417,8 @@ MISTAKES = [
             "are (scaling by sqrt(d_k) happens before, in attention)"),
     # softmax: one row, or many
     Mistake("softmax_one_row_only", "softmax", _one_row_only,
-            "your softmax handles one row: a list of rows reaches your arithmetic "
-            "(s - top, exp(s)) with a whole row, a list, and raises TypeError",
+            "your softmax handles one row: given a list of rows, its arithmetic meets a "
+            "whole row (a list) where a number belongs, and raises TypeError",
             "when x[0] is a list, give each {row} its own softmax"),
     # softmax: the axis
     Mistake("softmax_ignores_axis", "softmax", lambda x, axis=-1: lesson.softmax(x),

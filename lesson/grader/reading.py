@@ -10,7 +10,8 @@ only where the code shows none of the facts that mistake needs.
 facts(data, filename)    a file's bytes -> {function: its facts}, or None (no Python to read)
 FACTS                    every fact, and what shows it
 
-    >>> mine = b"def rows_normalised(W, tol=1e-9):\\n    return all(sum(r) - 1 <= tol for r in W)\\n"
+    >>> mine = (b"def rows_normalised(W, tol=1e-9):\\n"
+    ...         b"    return all(sum(r) - 1 <= tol for r in W)\\n")
     >>> facts(mine, "mine.py")
     {'rows_normalised': frozenset({'compares without abs'})}
     >>> mine = b"import numpy as np\\ndef rows_normalised(W, tol=1e-9):\\n" \\
@@ -22,12 +23,15 @@ FACTS                    every fact, and what shows it
 
 A function's code is its own body, the helpers it calls (the file's
 other functions, but not the four: each is judged for itself), and the
-file's top-level statements, where its constants live.  A fact found
+file's top-level statements, where its constants live (not those under
+``if __name__ == "__main__":``, which the checker never runs); its
+dialect, "numpy", is read from its body and helpers alone.  A fact found
 where it does not matter only keeps a mistake in the hint; a fact that
 is missing would rule one out, so each fact is read broadly.
 """
 
 import ast
+from typing import NamedTuple
 
 from lesson.grader.contract import FUNCTIONS, STARTER
 from lesson.grader.harness import read_learner
@@ -78,34 +82,55 @@ def facts(data, filename):
     except (SyntaxError, ValueError, TypeError,         # TypeError: no source at all
             RecursionError, MemoryError):               # nested past the parser's depth
         return None
-    numpy = _numpy_names(tree)
+    names = _imported(tree)
     defined = {node.name: node for node in tree.body
-               if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    top = [node for node in tree.body if not isinstance(node, FUNCTION_DEFINITIONS)]
-    return {name: _facts_of(defined[name], defined, top, numpy)
+               if isinstance(node, FUNCTION_DEFINITIONS)}
+    top = [node for node in tree.body
+           if not isinstance(node, FUNCTION_DEFINITIONS) and not _is_main(node)]
+    top_facts = _facts_in(top, names) - {"numpy"}       # the dialect is the function's own
+    return {name: _facts_of(defined[name], defined, names) | top_facts
             for name in FUNCTIONS if name in defined}
 
 
-def _numpy_names(tree):
-    """The names an import of NumPy binds: np, numpy, or what came from it."""
-    names = set()
+class Imported(NamedTuple):
+    """What the file's imports bind: ``numpy``, the names NumPy's import binds
+    (np, numpy, or what came from it); ``renamed``, {alias: the name imported}."""
+    numpy: frozenset
+    renamed: dict
+
+
+def _imported(tree):
+    numpy, renamed = set(), {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names
+            numpy |= {(alias.asname or alias.name).split(".")[0] for alias in node.names
                       if alias.name.split(".")[0] == "numpy"}
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "numpy":
-            names |= {alias.asname or alias.name for alias in node.names}
-    return names
+        elif isinstance(node, ast.ImportFrom):
+            renamed.update({alias.asname: alias.name for alias in node.names if alias.asname})
+            if (node.module or "").split(".")[0] == "numpy":
+                numpy |= {alias.asname or alias.name for alias in node.names}
+    return Imported(frozenset(numpy), renamed)
 
 
-def _facts_of(function, defined, top, numpy):
-    """One function's facts, from its code, its helpers' and the file's top level."""
-    found = set(_ignored(function))
+def _is_main(node):
+    """``if __name__ == "__main__":``, which the checker never runs."""
+    test = getattr(node, "test", None)
+    return (isinstance(node, ast.If) and isinstance(test, ast.Compare)
+            and isinstance(test.left, ast.Name) and test.left.id == "__name__")
+
+
+def _facts_of(function, defined, names):
+    """One function's facts, from its code and its helpers' (and its parameters)."""
     own = function.body + _defaults_of_its_own(function)
     helpers = [defined[name] for name in _helpers(function, defined)]
-    for node in _walk(own + helpers + top):
-        found |= _node_facts(node, numpy)
-    return frozenset(found)
+    return frozenset(_facts_in(own + helpers, names) | _ignored(function))
+
+
+def _facts_in(nodes, names):
+    found = set()
+    for node in _walk(nodes):
+        found |= _node_facts(node, names)
+    return found
 
 
 def _walk(nodes):
@@ -125,12 +150,14 @@ def _helpers(function, defined, seen=None):
     return seen
 
 
-def _called(node):
-    """The name a call calls (``np.max`` -> "max"), or None."""
+def _called(node, renamed=None):
+    """The name a call calls (``np.max`` -> "max"; ``npmax`` -> "max" after
+    ``from numpy import max as npmax``), or None."""
     if not isinstance(node, ast.Call):
         return None
     func = node.func
-    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+    return (renamed or {}).get(name, name) if isinstance(func, ast.Name) else name
 
 
 def _root(node):
@@ -142,9 +169,9 @@ def _root(node):
 
 # --- What one node shows ---------------------------------------------------------------
 
-def _node_facts(node, numpy):
+def _node_facts(node, names):
     if isinstance(node, ast.Call):
-        return _call_facts(node, numpy)
+        return _call_facts(node, names)
     if isinstance(node, ast.Compare):
         ordered = any(isinstance(op, ORDERINGS) for op in node.ops)
         sides = [node.left] + node.comparators
@@ -152,7 +179,7 @@ def _node_facts(node, numpy):
     if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
         return {"try"}
     if isinstance(node, ast.Name):
-        return ({"numpy"} if node.id in numpy else set()) | (
+        return ({"numpy"} if node.id in names.numpy else set()) | (
             {"inf or nan"} if node.id in ("inf", "nan") else set())
     if isinstance(node, ast.Attribute):
         return {"T": {"axis 0"}, "size": {"mean"}, "shape": {"mean"}, "inf": {"inf or nan"},
@@ -163,10 +190,10 @@ def _node_facts(node, numpy):
     return set()
 
 
-def _call_facts(call, numpy):
+def _call_facts(call, names):
     """What a call shows: its name, and how it takes an axis."""
-    name, found = _called(call), set()
-    from_numpy = _root(call.func) in numpy
+    name, found = _called(call, names.renamed), set()
+    from_numpy = _root(call.func) in names.numpy
     if name == "sorted":
         found |= {"max", "min", "max of all"}
     if name in MAXIMA:
