@@ -8,7 +8,11 @@ harness    loading and calling a learner's code (the only part that runs it; it
            imports nothing of the lesson, and runs in a worker process or in the
            page's learner Web Worker)
 judge      the learner's outcomes against the lesson's own answers
-mistakes   the usual wrong answers, named in a hint only when the answers prove them
+mistakes   the usual wrong answers as data: each mistake's answer and words, each
+           sign a value shows
+diagnosis  which of them a function's answers (and code) prove: the names found, and
+           the hint, in the code's dialect
+reading    what a learner's code shows, read with ast and never run: facts for the hints
 plan       what to do next, given what has happened: every rule of time, of
            checks not run, and of the file's budget
 report     the report as records (verdicts, the learner's lines, links), every

@@ -25,7 +25,7 @@ of status "unstarted", never the learner's grade.
 import os
 import time
 
-from lesson.grader import judge, report, workers
+from lesson.grader import judge, reading, report, workers
 from lesson.grader.contract import TIME_LIMIT, checks_for, new_seed
 from lesson.grader.harness import HARNESS_SAYS, load_record
 from lesson.grader.plan import Plan
@@ -59,19 +59,25 @@ def run(path, time_limit=TIME_LIMIT, shown_as=None, sandbox=None, memory_limit=M
     sandbox = sandbox or sandbox_mode()
     seed = new_seed() if seed is None else seed
     checks = checks_for(seed)
+    code = None
     try:
+        snapshot = snapshot or read_submission(path)
         load, outcomes = grade(path, time_limit, sandbox, memory_limit, checks, snapshot)
+        submission = snapshot[0]           # its code, read (never run) for the hints
+        code = submission and reading.facts(submission.files[submission.main], submission.main)
     except Exception as error:             # a bug of ours: one sentence, not a traceback
         load, outcomes = load_record("internal", message=repr(error)[:300]), {}
-    return dict(judged(load, outcomes, time_limit, checks, shown_as), sandbox=sandbox,
+    return dict(judged(load, outcomes, time_limit, checks, shown_as, code), sandbox=sandbox,
                 seed=seed, seconds=round(time.monotonic() - started, 3))
 
 
-def judged(load, outcomes, time_limit, checks, shown_as):
+def judged(load, outcomes, time_limit, checks, shown_as, code=None):
     """A file's result (``run``'s, but "sandbox", "seed" and "seconds") from
-    how its load went and its outcomes: the judge's verdicts, each with the
-    learner's line it points at, and the counts."""
-    results = report.located(judge.results(load, outcomes, time_limit, checks), outcomes)
+    how its load went and its outcomes, and what its ``code`` shows (for the
+    hints): the judge's verdicts, each with the learner's line it points at,
+    and the counts."""
+    results = report.located(judge.results(load, outcomes, time_limit, checks, code),
+                             outcomes)
     passed, failed = judge.counts(results)
     return {"file": shown_as, "passed": passed, "failed": failed,
             "problem": report.problem(load, time_limit, file=shown_as),
