@@ -4,6 +4,7 @@ One module per job:
 
 contract   the starter file, the checks as data (fresh inputs from a seed), each kind
            of check's right answer, pass rule and wanted text, the limits
+compare    what counts as the same answer: numbers to one tolerance, shapes, errors
 harness    loading and calling a learner's code (the only part that runs it; it
            imports nothing of the lesson, and runs in a worker process or in the
            page's learner Web Worker)

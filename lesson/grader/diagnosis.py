@@ -47,8 +47,9 @@ import re
 import struct
 from typing import NamedTuple, Optional
 
-from lesson.grader.contract import (KINDS, REL_TOL, STARTER, digits_to_differ, matches,
-                                    numbers, raised_one_of, rounded, shape, show)
+from lesson.grader.compare import (REL_TOL, digits_to_differ, matches, numbers,
+                                   raised_one_of, rounded, shape)
+from lesson.grader.contract import KINDS, STARTER, show
 from lesson.grader.mistakes import (FLOAT32, GENERATOR, MISTAKES, NOT_A_PARAMETER,
                                     NOT_NUMBERS, ROUNDED, WRONG_ERROR, transpose)
 from lesson.tables import show_value
