@@ -83,7 +83,11 @@ def _at(arg, index):
 
 
 def is_number(value):
-    """A real number: an int or a float, not a bool (the lesson's and the grader's rule)."""
+    """A real number: an int or a float, not a bool (the lesson's and the grader's rule).
+
+    >>> is_number(3), is_number(0.5), is_number(True), is_number("1")
+    (True, True, False, False)
+    """
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 

@@ -27,7 +27,7 @@ from lesson.grader.contract import CHECKS, TIME_LIMIT, time_limits
 from platform_rules import (EXERCISM, exercism_problems,   # the published rules
                             gradescope_problems, prairielearn_problems)
 
-from conftest import SAMPLES      # tests/learner_corpus and the site's samples
+from helpers import SAMPLES      # tests/learner_corpus and the site's samples
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 

@@ -20,8 +20,8 @@ import pytest
 
 from lesson.grader import classroom, contract
 
-from conftest import SAMPLES      # tests/learner_corpus and the site's samples
-from corpus import ROOT, check
+from helpers import SAMPLES      # tests/learner_corpus and the site's samples
+from helpers import ROOT, check
 
 
 def test_a_class_folder_holds_files_and_folders_and_says_what_it_skipped(tmp_path):

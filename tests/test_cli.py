@@ -16,8 +16,8 @@ from lesson.cli import main
 from lesson.grader import contract
 from lesson.tables import fmt
 
-from conftest import SAMPLES      # tests/learner_corpus and the site's samples
-from corpus import check         # python -m lesson check, as a teacher runs it
+from helpers import SAMPLES      # tests/learner_corpus and the site's samples
+from helpers import check         # python -m lesson check, as a teacher runs it
 
 
 def run(*args):

@@ -16,9 +16,8 @@ import zipfile
 import pytest
 
 import lesson.grader.wheel
-from conftest import ROOT
+from helpers import ROOT
 from lesson_docs import lesson_wheel
-from test_site import zensical_site  # noqa: F401  (the Zensical build, made once per run)
 
 LINK = re.compile(r'<a\b[^>]*\bhref="([^"]+\.whl)"[^>]*>\s*Download the lesson\s*</a>')
 BOX_PAGES = ["index", "exercises"]

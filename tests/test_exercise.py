@@ -10,22 +10,20 @@ options and the starter in test_cli.py; what the report says of a file's
 mistakes and load problems in test_report.py.
 """
 
-import concurrent.futures
 import json
 import uuid
 
 import pytest
 
-from corpus import check, leftovers, starts_processes
+from helpers import (FAST, checked, checked_at_once, closing_line, leftovers, passing,
+                     statuses)
 
 from lesson.grader import contract
 
-from conftest import SAMPLES      # tests/learner_corpus and the site's samples
 # What this module's copy of starts_processes.py marks its processes with: the
 # learner corpus and the report's tests grade the same file on other workers
 # meanwhile, and their processes are theirs to account for (tests/reaper.py).
 OWN_MARK = f"lesson-test-exercise-mark-{uuid.uuid4().hex}"
-FAST = "0.5"                                  # seconds per check in the tests that hang
 HANG = "0.2"                                  # per check where every check hangs: nothing can time out by accident
 
 
@@ -44,61 +42,17 @@ CASES = {
 # not), and its one hang sleeps rather than spins.
 
 
-def checked_at_once(cases, tmp_path_factory, slowest=()):
-    """Start checking every case at once, in the background: a module's fixture
-    yields this as the module starts, so tests that need no case run meanwhile.
-
-    Each case is checked once, as a teacher who keeps the JSON does: the
-    report on stdout and, with --results DIR, the file's JSON result (what
-    --json prints for it) written beside it; the ``slowest`` start first.
-    ``checked(grading, cases)`` waits for the results.
-    """
-    names = sorted(cases, key=lambda name: name not in slowest)         # the slowest first
-    folders = {name: tmp_path_factory.mktemp("results") for name in names}   # not in threads
-    own = tmp_path_factory.mktemp("own-mark")
-
-    def grade(name):
-        path = str(SAMPLES / (name if "." in name else f"{name}.py"))
-        if name == "starts_processes":          # its processes marked as this module's
-            path = own / "starts_processes.py"
-            path.write_text(starts_processes(OWN_MARK))
-        done = check("--results", str(folders[name]), *cases[name], path)
-        saved = sorted(folders[name].iterdir())
-        assert len(saved) == 1, (name, saved)
-        return done, json.loads(saved[0].read_text())["file"]
-    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
-        yield {name: pool.submit(grade, name) for name in names}
-
-
-def checked(grading, cases):
-    """{case: (exit code, report, JSON result, seconds)} for every case."""
-    done = {name: future.result() for name, future in grading.items()}
-    return {name: (run.returncode, run.stdout, result, run.seconds)
-            for name, (run, result) in done.items() if name in cases}
-
-
 @pytest.fixture(scope="module", autouse=True)
 def grading(tmp_path_factory):
     """Every case, checked in the background as the module starts."""
-    yield from checked_at_once(CASES, tmp_path_factory, slowest=("four_never_return",))
+    yield from checked_at_once(CASES, tmp_path_factory, slowest=("four_never_return",),
+                               mark=OWN_MARK)
 
 
 @pytest.fixture(scope="module")
 def graded(grading):
     """{case: (exit code, report, JSON result, seconds)}, once checked."""
     return checked(grading, CASES)
-
-
-def statuses(entry):
-    return {r["name"]: r["status"] for r in entry["checks"]}
-
-
-def passing(entry):
-    return {r["name"] for r in entry["checks"] if r["passed"]}
-
-
-def closing_line(text):
-    return text.rstrip("\n").splitlines()[-1]
 
 
 # --- Learners' files, checked through the command line ------------------------

@@ -17,7 +17,7 @@ import lesson
 from lesson.tables import fmt, fmt_list
 from lesson_docs import explorer, questions  # the site build's data for the explorer
 
-from conftest import Page
+from plugin_browser import Page
 from page_states import DESKTOP, screenshot
 
 Q, K, V = explorer.Q, explorer.K, explorer.V

@@ -25,8 +25,8 @@ from lesson.grader import contract as exercise, process as runner, report
 from lesson.cli import main
 from lesson.grader import formats
 
-from conftest import SAMPLES      # tests/learner_corpus and the site's samples
-from corpus import check         # python -m lesson check, as a teacher runs it
+from helpers import SAMPLES      # tests/learner_corpus and the site's samples
+from helpers import check         # python -m lesson check, as a teacher runs it
 from platform_rules import (EXERCISM, GRADESCOPE, PLATFORMS, PRAIRIELEARN,   # the rules
                             exercism_problems, gradescope_problems, junit_problems,
                             junit_suites, prairielearn_problems)

@@ -17,12 +17,7 @@ import pytest
 
 from lesson.grader import contract, harness
 
-from conftest import SAMPLES      # tests/learner_corpus and the site's samples
-
-
-def call_check(function, check):
-    """Call a function on a check's input in this process, as a worker does."""
-    return harness.call(function, check.args, check.kwargs)
+from helpers import SAMPLES, call_check   # the learners' files; a check called here
 
 
 def test_a_call_gets_a_copy_of_the_input():

@@ -56,7 +56,7 @@ import threading
 import pytest
 
 from lesson.grader import contract, sandbox
-from corpus import ROOT, Run
+from helpers import ROOT, Run
 
 CORPUS = ROOT / "tests" / "hostile_class"
 SEED = 4242

@@ -14,7 +14,7 @@ import pytest
 import lesson
 from lesson.grader import contract, judge
 
-from test_harness import call_check     # a check's input, called in this process
+from helpers import call_check     # a check's input, called in this process
 
 
 # --- One source of truth: the lesson's own code passes its own checks -------

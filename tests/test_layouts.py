@@ -26,7 +26,7 @@ import tempfile
 
 import pytest
 
-from conftest import ROOT, SAMPLES
+from helpers import ROOT, SAMPLES
 from lesson_docs import lesson_wheel
 
 CORRECT = ROOT / "docs" / "assets" / "solution" / "softmax_exercise.py"   # the site's solution

@@ -20,9 +20,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from corpus import CHECKER, CORPUS, HARD_CAP, Run
+from helpers import CHECKER, CORPUS, HARD_CAP, Run
 from lesson.grader import reading
-from test_mistakes import misspoken
+from helpers import misspoken
 
 MANIFEST = json.loads((CORPUS / "manifest.json").read_text(encoding="utf-8"))
 KEYS = MANIFEST["checks"]

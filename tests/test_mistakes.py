@@ -16,17 +16,16 @@ module stays quick; the page's editor runs the same grader
 """
 
 import pathlib
-import sys
-import warnings
 
 import pytest
 
-from lesson.grader import contract, harness, judge, reading
+from helpers import SEED, code_of, misspoken, run_here   # a file called and read in this process
+
+from lesson.grader import contract, judge
 from lesson.grader.diagnosis import Diagnosis, diagnose
 from lesson.grader.mistakes import MISTAKES as USUAL, SIGNS_SHOWN
 
 MISTAKES = pathlib.Path(__file__).parent / "mistakes"
-SEED = 11
 
 # Files not named after their mistake (a mistake's name, or a sign's).
 MADE = {"softmax_nan_when_masked": "softmax_masked_row_unguarded",
@@ -73,42 +72,6 @@ def made(stem):
     return MADE.get(stem, stem)
 
 
-def code_of(path):
-    """What a file's code shows, by function, as the checker reads it."""
-    path = pathlib.Path(path)
-    return reading.facts(path.read_bytes(), path.name)
-
-
-def run_here(path, seed=SEED):
-    """(load, outcomes, checks): one file loaded and called in this process as
-    a worker does, for the checks ``seed`` draws.  For benign files only: no
-    time limit, no sandbox."""
-    import numpy
-    checks = contract.checks_for(seed)
-    saved = sys.argv[:], sys.path[:], numpy.geterr(), set(sys.modules)
-    with warnings.catch_warnings():
-        return _run_here(path, checks, saved)
-
-
-def _run_here(path, checks, saved):
-    import numpy
-    try:
-        warnings.simplefilter("ignore")           # NumPy's, which a worker sends to stderr
-        module, load = harness.load_file(str(path))
-        outcomes = {}
-        for index, check in enumerate(checks):
-            function = getattr(module, check.function, None)
-            outcomes[index] = (harness.call(function, check.args, check.kwargs)
-                               if callable(function) else {"missing": True})
-    finally:
-        sys.argv[:], sys.path[:] = saved[0], saved[1]
-        numpy.seterr(**saved[2])
-        for name in set(sys.modules) - saved[3]:
-            if name.split(".")[0] != "numpy":
-                del sys.modules[name]
-    return load, outcomes, checks
-
-
 @pytest.fixture(scope="module")
 def graded():
     """{(file stem, its code read): its results}, for every file in tests/mistakes."""
@@ -147,25 +110,6 @@ def test_each_mistake_is_caught_and_its_hint_names_it(graded, stem, read):
         assert names in ({made(stem)}, wanted, set()), names
     for result in graded[stem, read]:
         assert not result["mistakes"] or result["hint"], result   # a name comes with its hint
-
-
-# Words only NumPy code has: a list solution's hint holds none of them.
-NUMPY_WORDS = ("np.", "NumPy", "keepdims", "axis=axis", "(axis=-1)")
-
-
-def misspoken(results, code):
-    """The hints that speak another dialect than the code they are about: NumPy's
-    words to a function written with lists, or "each row" on a check of columns
-    (axis=0, the check's "input" says so)."""
-    wrong = []
-    for result in results:
-        facts = (code or {}).get(result["function"])
-        hint = result["hint"] or ""
-        if facts is not None and "numpy" not in facts and any(w in hint for w in NUMPY_WORDS):
-            wrong.append(hint)
-        if "axis=0" in result["input"] and "each row" in hint:
-            wrong.append(hint)
-    return wrong
 
 
 @pytest.mark.parametrize("stem", sorted(p.stem for p in MISTAKES.glob("*.py")))

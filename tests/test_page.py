@@ -13,7 +13,7 @@ import pytest
 from lesson.grader import harness, page
 from lesson.grader.contract import CHECKS, TIME_LIMIT, time_limits
 
-from conftest import SAMPLES      # tests/learner_corpus and the site's samples
+from helpers import SAMPLES      # tests/learner_corpus and the site's samples
 
 LIMIT = 0.5
 CHECK, LOAD, FILE = time_limits(LIMIT)

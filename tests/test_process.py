@@ -17,8 +17,8 @@ import uuid
 
 from lesson.grader import contract, process, report, sandbox, snapshot
 
-from conftest import SAMPLES      # tests/learner_corpus and the site's samples
-from corpus import MARK, ROOT, check, leftovers, starts_processes
+from helpers import SAMPLES      # tests/learner_corpus and the site's samples
+from helpers import MARK, ROOT, check, leftovers, starts_processes
 
 
 def test_runner_results_are_structured(tmp_path):

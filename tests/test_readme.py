@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, skip_or_fail
+from helpers import ROOT, skip_or_fail
 
 ACTIVATE = ". .venv/bin/activate"
 

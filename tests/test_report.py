@@ -13,7 +13,7 @@ import pytest
 
 from lesson.grader import contract, judge, report
 
-from test_exercise import FAST, checked, checked_at_once, closing_line, passing, statuses
+from helpers import FAST, checked, checked_at_once, closing_line, passing, statuses
 
 # Each case: a sample and the options it is checked with.
 CASES = {

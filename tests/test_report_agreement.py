@@ -23,7 +23,7 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 
 from lesson.grader import classroom, contract, formats, judge, page, process, report
-from test_mistakes import code_of, run_here
+from helpers import code_of, run_here
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "learner_corpus"

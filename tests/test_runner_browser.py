@@ -29,10 +29,10 @@ import time
 import pytest
 
 from lesson.grader import contract
-from conftest import mkdocs_build, skip_or_fail
+from helpers import mkdocs_build, skip_or_fail
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-from conftest import SAMPLES      # tests/learner_corpus and the site's samples
+from helpers import SAMPLES      # tests/learner_corpus and the site's samples
 FILENAME = "softmax_exercise.py"
 SEED = 7                     # the same fresh inputs in the page (?seed=7) and the CLI
 STARTER = contract.STARTER.format(name=FILENAME)

@@ -19,8 +19,8 @@ import pytest
 
 from lesson.grader import formats, process, sandbox, session, workers
 
-from conftest import SAMPLES      # tests/learner_corpus and the site's samples
-from corpus import check         # python -m lesson check, as a teacher runs it
+from helpers import SAMPLES      # tests/learner_corpus and the site's samples
+from helpers import check         # python -m lesson check, as a teacher runs it
 from platform_rules import exercism_problems, gradescope_problems   # the published rules
 
 

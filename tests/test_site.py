@@ -6,12 +6,9 @@ Python-Markdown extension, ``lesson_docs.lesson_markdown``.
 """
 
 import html
-import importlib.metadata
 import inspect
 import json
-import os
 import re
-import shutil
 import subprocess
 import sys
 
@@ -23,7 +20,6 @@ import lesson.weights
 from lesson import example
 from lesson.tables import table_rows
 from lesson_docs import api_reference, benchmarks, lesson_site, measure_speed
-from conftest import ROOT, made_once, skip_or_fail
 from page_states import PAGES
 
 RAW_TEX = re.compile(r"\\(frac|sqrt|mathbb|operatorname|infty|top|sum|ln)\b|\\\(|\\\[")
@@ -226,41 +222,6 @@ def test_chromium_names_every_formula_in_words(untouched):
 
 
 # --- The same pages built by Zensical -----------------------------------------
-
-def zensical_left_out():
-    """The marker of the docs extra's Zensical where it excludes this Python, or None."""
-    from packaging.requirements import Requirement
-    for line in importlib.metadata.requires("softmax-weights-lesson") or ():
-        requirement = Requirement(line)
-        if requirement.name == "zensical" and not requirement.marker.evaluate({"extra": "docs"}):
-            return str(requirement.marker)
-    return None
-
-
-@pytest.fixture(scope="session")
-def zensical_site(tmp_path_factory):
-    """The site built by `zensical build --strict` from a copy of the project.
-
-    Zensical writes the site inside the project, so the project's pages and
-    lesson/ (which the pages include) are copied to a scratch folder first.
-    """
-    command = shutil.which("zensical", path=os.path.dirname(sys.executable))
-    if command is None and zensical_left_out():
-        pytest.skip(f"Zensical is not installed on Python {sys.version.split()[0]}: "
-                    f"pyproject.toml installs it only where {zensical_left_out()}")
-    if command is None:
-        skip_or_fail("zensical is not installed (pip install -e '.[docs]')")
-
-    def build(project):
-        shutil.copy(ROOT / "mkdocs.yml", project)
-        for folder in ("docs", "lesson"):
-            shutil.copytree(ROOT / folder, project / folder,
-                            ignore=shutil.ignore_patterns("__pycache__"))
-        result = subprocess.run([command, "build", "--clean", "--strict"], cwd=project,
-                                capture_output=True, text=True, timeout=300)
-        assert result.returncode == 0, result.stdout + result.stderr
-    return made_once(tmp_path_factory, "zensical", build) / "site"
-
 
 @pytest.mark.parametrize("name", PAGES)
 def test_zensical_fills_every_placeholder_and_sets_math(zensical_site, built_site, name):

@@ -12,7 +12,7 @@ import sys
 
 from lesson.grader import contract, links
 
-from conftest import ROOT
+from helpers import ROOT
 
 SOLUTION = ROOT / "docs" / "assets" / "solution" / "softmax_exercise.py"
 
