@@ -354,7 +354,7 @@ class World:
     # -- what is set up ------------------------------------------------------------------
 
     def set_up(self):
-        self.wheel = pathlib.Path(wheel_build(self.base / "wheel"))
+        self.wheel = pathlib.Path(wheel_build(self.folder(self.base / "wheel", mode=0o700)))
         self.nobody_python = self.nobody_venv()
         self.shared_places()
         self.repositories()
@@ -411,7 +411,7 @@ class World:
     def course(self, label, user, where):
         """A course's folder for one run: the class, and beside it the grades
         (private), the roster (every user's), a git checkout of the lesson
-        and its wheel (private), a socket (private), the results and tmp."""
+        and its wheel (private), a socket (private) and the results."""
         course = self.folder(f"{where}/course-{self.id}-{label}", user)
         self.file(course / "grades.csv", f"grades_{label}", user, 0o600)
         self.file(course / "roster.csv", f"roster_{label}", user, 0o644)
@@ -431,7 +431,7 @@ class World:
         put(downloads / self.wheel.name, self.wheel.read_bytes(), user, 0o600)
         owned(downloads, user, 0o700)
         self.unix_socket(course / f"{MARK}-teacher.sock", f"teacher_{label}", user, 0o600)
-        for folder, mode in (("results", 0o700), ("tmp", 0o700), ("class", 0o755)):
+        for folder, mode in (("results", 0o700), ("class", 0o755)):
             (course / folder).mkdir()
             owned(course / folder, user, mode)
         return course
@@ -589,7 +589,7 @@ class CheckerRun(Run):
         self.ended = time.monotonic()
         time.sleep(WAIT)
         if self.results is not None:
-            for path in sorted(pathlib.Path(self.results).iterdir()):
+            for path in sorted(pathlib.Path(self.results).glob("*.json")):
                 self.documents[path.name] = path.read_text(errors="replace")
         self.files = {f["file"]: f for f in (self.report or {}).get("files", [])}
         return self
@@ -660,7 +660,8 @@ class Everything:
         owned(folder, user, 0o755)
         return CheckerRun(label, user, mode, ["."], folder, world,
                           self.flag(mode) + ["--seed", str(SEED), "--jobs", "2"],
-                          results=course / "results", tmp=course / "tmp",
+                          results=course / "results",
+                          tmp=world.folder(world.base / f"tmp-{label}", user, 0o700),
                           path=no_bwrap_path() if mode == "none" else None)
 
     def _odd_run(self, label, user, mode, where):
@@ -1048,7 +1049,8 @@ def test_the_sandbox_shows_only_what_python_needs(label):
     if count.isdigit():                                 # else "unreadable: ...": nothing there
         assert set(names) <= needed and int(count) <= len(needed), \
             f"/etc holds {count} entries: {sorted(set(names) - needed)[:20]}"
-    assert EVERYTHING.world.id not in run.files["./read_mountinfo.py"]["stdout"], \
+    course = str(run.cwd.parent)                        # the class folder's, and the grades'
+    assert course not in run.files["./read_mountinfo.py"]["stdout"], \
         run.files["./read_mountinfo.py"]["stdout"][:600]
 
 
