@@ -8,7 +8,8 @@ network, IPC and host-name namespaces:
 
 - /usr read-only, and /bin, /lib*, /sbin as the host has them (links or folders);
 - a writable copy of /etc of its own (``fresh_etc``), the host's pip settings left out;
-- a fresh /proc, /dev and /tmp, an empty /root, /home, /run and /var/tmp;
+- a fresh /proc, /dev and /tmp, an empty /root, /home, /run and /var/tmp,
+  each with an image's mode (``FOLDERS``);
 - a venv at /opt/venv, whose python3 is first on PATH (``PATH``), as an
   image's python3 is: ``set_up_gradescope`` makes it, and runs the zip's own
   setup.sh in it, with a lent pip and no network;
@@ -39,6 +40,12 @@ PATH = f"{VENV}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 DOCKER_CAPABILITIES = ["CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FSETID", "CAP_FOWNER", "CAP_MKNOD",
                        "CAP_NET_RAW", "CAP_SETGID", "CAP_SETUID", "CAP_SETFCAP", "CAP_SETPCAP",
                        "CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT", "CAP_KILL", "CAP_AUDIT_WRITE"]
+# The folders an image has, with its modes: bwrap makes a folder it needs
+# (/opt, for /opt/venv) readable by root alone, where no other user could
+# reach the venv's Python.
+FOLDERS = [("1777", "--tmpfs", "/tmp"), ("0755", "--tmpfs", "/run"), ("0700", "--dir", "/root"),
+           ("0755", "--dir", "/home"), ("0755", "--dir", "/opt"), ("0755", "--dir", "/var"),
+           ("1777", "--dir", "/var/tmp")]
 WAIT = 3                # seconds the driver waits before reading the results again
 TIMEOUT = 120           # seconds an entrypoint may run
 
@@ -140,10 +147,10 @@ class Container:
         for capability in DOCKER_CAPABILITIES:
             out += ["--cap-add", capability]
         out += ["--ro-bind", "/usr", "/usr"] + system_links()
-        out += ["--bind", str(etc), "/etc", "--proc", "/proc", "--dev", "/dev",
-                "--tmpfs", "/tmp", "--tmpfs", "/run", "--dir", "/root", "--dir", "/home",
-                "--dir", "/var/tmp", "--bind", str(self.venv), VENV,
-                "--ro-bind", "/dev/null", "/usr/bin/bwrap"]
+        out += ["--bind", str(etc), "/etc", "--proc", "/proc", "--dev", "/dev"]
+        for mode, kind, path in FOLDERS:            # an image's modes (bwrap's own: 0700)
+            out += ["--perms", mode, kind, path]
+        out += ["--bind", str(self.venv), VENV, "--ro-bind", "/dev/null", "/usr/bin/bwrap"]
         for source, inside in binds:
             out += ["--bind", str(source), inside]
         return out + ["--"] + list(argv)

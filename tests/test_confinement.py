@@ -153,14 +153,20 @@ pytestmark = pytest.mark.skipif(available() is not None, reason=available() or "
 
 
 def has_bwrap():
-    from lesson.grader import process
-    return process.sandbox_starts()
+    from lesson.grader import sandbox
+    return sandbox.bwrap_starts()
 
 
-# Each corpus run: (user, mode, where its course lives).  Mode "user" is
-# reached with --no-sandbox, mode "none" with no bwrap on the checker's PATH.
-CONFIGS = {"root-bwrap": ("root", "bwrap", "/opt"), "root-user": ("root", "user", "/srv"),
-           "nobody-bwrap": ("nobody", "bwrap", "/srv"), "nobody-none": ("nobody", "none", "/opt")}
+# Each corpus run: (user, mode, where its course lives, the checker's Python).
+# Mode "user" is reached with --no-sandbox, mode "none" with no bwrap on the
+# checker's PATH.  The Pythons: "own", the one running these tests (root's
+# may live in /root, as pyenv's do); "system", a venv of the system's python3
+# that any user may run (a fresh user must run it: with a Python only root
+# may run, root grades unprotected); "nobody", nobody's own venv.
+CONFIGS = {"root-bwrap": ("root", "bwrap", "/opt", "own"),
+           "root-user": ("root", "user", "/srv", "system"),
+           "nobody-bwrap": ("nobody", "bwrap", "/srv", "nobody"),
+           "nobody-none": ("nobody", "none", "/opt", "nobody")}
 PLATFORM_RUNS = {"gradescope": ["solution", "detach_rewrite_results", "detach_process_chain",
                                 "borrow_wheel_on_disk", "borrow_site_packages",
                                 "borrow_watch_removed", "read_inventory"],
@@ -355,7 +361,8 @@ class World:
 
     def set_up(self):
         self.wheel = pathlib.Path(wheel_build(self.folder(self.base / "wheel", mode=0o700)))
-        self.nobody_python = self.nobody_venv()
+        self.venvs = {"system": self.venv("system", "root", 0o755),
+                      "nobody": self.venv("nobody", "nobody", 0o700)}
         self.shared_places()
         self.repositories()
         self.listeners()
@@ -364,10 +371,11 @@ class World:
         self.keys()
         self.shadow_root = shadow_root_line()
 
-    def nobody_venv(self):
-        """nobody's checker: a venv made with the system's python3, the wheel
-        installed, owned by nobody alone (no other user may read it)."""
-        venv = self.base / "nobody-venv"
+    def venv(self, name, user, mode):
+        """A checker as a teacher installs it: a venv made with the system's
+        python3, the wheel installed, owned by user, with mode (nobody's: no
+        other user may read it; root's: every user may run it)."""
+        venv = self.base / f"{name}-venv"
         subprocess.run([SYSTEM_PYTHON, "-m", "venv", "--without-pip", str(venv)], check=True,
                        timeout=120)
         pip = subprocess.run([sys.executable, "-m", "pip", "--python",
@@ -375,8 +383,8 @@ class World:
                               "--no-deps", "--disable-pip-version-check", str(self.wheel)],
                              capture_output=True, text=True, timeout=300)
         assert pip.returncode == 0, pip.stderr
-        owned(venv, "nobody", 0o700)
-        return str(venv / "bin" / "python")
+        owned(venv, user, mode)
+        return venv
 
     def shared_places(self):
         opt, srv = (self.folder(f"{p}/{MARK}-{self.id}") for p in ("/opt", "/srv"))
@@ -563,25 +571,25 @@ class CheckerRun(Run):
     as ``user``, in ``mode``, then WAIT seconds, then its --results files read."""
 
     def __init__(self, label, user, mode, paths, cwd, world, options=(), human=False,
-                 results=None, tmp=None, hard_cap=HARD_CAP, path=None):
-        self.user, self.mode, self.results = user, mode, results
+                 results=None, python="own", hard_cap=HARD_CAP, path=None):
+        self.user, self.mode, self.results, self.python = user, mode, results, python
         secret = world.canary(f"checker_environ_{label}", False).strip()
         env = {"LESSON_CONFINEMENT_TEACHER": secret}
-        if tmp is not None:
-            env["TMPDIR"] = str(tmp)
         if path is not None:
             env["PATH"] = path
         options = list(options) + (["--results", str(results)] if results else [])
         super().__init__(label, paths, cwd, TIME_LIMIT, human=human, options=options, env=env,
                          hard_cap=hard_cap)
+        if python != "own":
+            self.argv[0] = str(world.venvs[python] / "bin" / "python")
         if user != "root":
-            self.argv = [RUNUSER, "-u", user, "--", world.nobody_python] + self.argv[1:]
+            self.argv = [RUNUSER, "-u", user, "--"] + self.argv
         self.documents = {}
 
     def environment(self):
         env = super().environment()
-        if self.user != "root":
-            env.pop("PYTHONPATH", None)        # nobody's checker is its venv's
+        if self.python != "own":
+            env.pop("PYTHONPATH", None)        # the venv's checker, not this checkout's
         return env
 
     def __call__(self):
@@ -605,33 +613,36 @@ class Everything:
     def __init__(self):
         self.lock, self.started = threading.Lock(), False
         self.world, self.runs, self.futures, self.platform = None, {}, {}, {}
+        self.pool = self.platform_setup = self.failure = None
 
     def start(self):
         with self.lock:
+            if self.failure is not None:
+                pytest.fail(f"the world or the runs could not be set up: {self.failure!r}")
             if self.started:
                 return
             self.started = True
-            self.world = World()
             try:
-                self.world.set_up()
-            except BaseException:
-                self.world.cleanup()
+                self._start()
+            except BaseException as error:
+                self.failure = error
                 raise
-            self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=5)
-            self.bwrap = has_bwrap()
-            self.platform_setup = self.pool.submit(self._platform_setup)
-            for label, (user, mode, where) in CONFIGS.items():
-                if mode == "bwrap" and not self.bwrap:
-                    continue
-                self._submit(label, self._corpus_run(label, user, mode, where))
-            for label, (user, mode, where) in CONFIGS.items():
-                if mode == "bwrap" and not self.bwrap:
-                    continue
-                self._submit(f"odd-{label}", self._odd_run(label, user, mode, where))
-            self._submit("fifo-alone", self._fifo_alone())
-            self._submit("two", TwoRuns(self._two_runs()))
-            for label, run in self._mode_runs().items():
-                self._submit(label, run)
+
+    def _start(self):
+        self.world = World()                # removed by _cleanup, whatever fails after
+        self.world.set_up()
+        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=5)
+        self.bwrap = has_bwrap()
+        self.platform_setup = self.pool.submit(self._platform_setup)
+        configs = {label: c for label, c in CONFIGS.items() if c[1] != "bwrap" or self.bwrap}
+        for label, config in configs.items():
+            self._submit(label, self._corpus_run(label, *config))
+        for label, config in configs.items():
+            self._submit(f"odd-{label}", self._odd_run(label, *config))
+        self._submit("fifo-alone", self._fifo_alone())
+        self._submit("two", TwoRuns(self._two_runs()))
+        for label, run in self._mode_runs().items():
+            self._submit(label, run)
 
     def _submit(self, label, run):
         self.runs[label] = run
@@ -648,7 +659,7 @@ class Everything:
     def flag(mode):
         return {"bwrap": ["--sandbox"], "user": ["--no-sandbox"], "none": []}[mode]
 
-    def _corpus_run(self, label, user, mode, where):
+    def _corpus_run(self, label, user, mode, where, python):
         world = self.world
         course = world.course(label, user, where)
         folder = course / "class"
@@ -660,14 +671,13 @@ class Everything:
         owned(folder, user, 0o755)
         return CheckerRun(label, user, mode, ["."], folder, world,
                           self.flag(mode) + ["--seed", str(SEED), "--jobs", "2"],
-                          results=course / "results",
-                          tmp=world.folder(world.base / f"tmp-{label}", user, 0o700),
+                          results=course / "results", python=python,
                           path=no_bwrap_path() if mode == "none" else None)
 
-    def _odd_run(self, label, user, mode, where):
+    def _odd_run(self, label, user, mode, where, python):
         folder = self.world.odd_class(label, user, where)
         return CheckerRun(f"odd-{label}", user, mode, ["."], folder, self.world, self.flag(mode),
-                          human=True, hard_cap=ODD_CAP,
+                          human=True, hard_cap=ODD_CAP, python=python,
                           path=no_bwrap_path() if mode == "none" else None)
 
     def _fifo_alone(self):
@@ -697,15 +707,15 @@ class Everything:
         """Small runs that name the mode: root without bwrap on PATH; nobody
         with --no-sandbox; nobody without bwrap, the text a teacher reads."""
         runs = {}
-        for label, user, options, human, path in (
-                ("mode-root-no-bwrap", "root", [], False, no_bwrap_path()),
-                ("mode-nobody-no-sandbox", "nobody", ["--no-sandbox"], False, None),
-                ("mode-nobody-text", "nobody", [], True, no_bwrap_path())):
+        for label, user, python, options, human, path in (
+                ("mode-root-no-bwrap", "root", "system", [], False, no_bwrap_path()),
+                ("mode-nobody-no-sandbox", "nobody", "nobody", ["--no-sandbox"], False, None),
+                ("mode-nobody-text", "nobody", "nobody", [], True, no_bwrap_path())):
             folder = self.world.folder(self.world.base / label, user)
             for name in ("ann.py", "bob.py"):
                 put(folder / name, SOLUTION.read_text(), user)
             runs[label] = CheckerRun(label, user, "", ["."], folder, self.world, options,
-                                     human=human, path=path)
+                                     human=human, python=python, path=path)
         return runs
 
     # -- the platforms ---------------------------------------------------------------------
@@ -760,17 +770,18 @@ class Everything:
 
     def platform_report(self, key):
         self.start()
+        if self.platform_setup is None:
+            pytest.skip("the runs could not start (see the first failure)")
         why = self.platform_setup.result()
         if why is not None:
             pytest.skip(why)
         return self.platform[key].result()
 
     def all_done(self):
-        if not self.started:
-            return
+        """Wait for every run (the platforms' last: their setup submits them)."""
         for future in list(self.futures.values()) + [self.platform_setup]:
             try:
-                future.result()
+                future is None or future.result()
             except Exception:
                 pass
         for future in list(self.platform.values()):
@@ -778,6 +789,8 @@ class Everything:
                 future.result()
             except Exception:
                 pass
+        if self.pool is not None:
+            self.pool.shutdown(wait=True)
 
 
 class TwoRuns:
@@ -800,17 +813,20 @@ EVERYTHING = Everything()
 
 @pytest.fixture(scope="module", autouse=True)
 def _cleanup():
+    """After the module: every run waited for, what the corpus left killed or
+    removed, and the world taken down, whatever failed on the way."""
     yield
-    if not EVERYTHING.started or EVERYTHING.world is None:
+    if EVERYTHING.world is None:
         return
-    EVERYTHING.all_done()
-    EVERYTHING.pool.shutdown(wait=True)
-    keep(os.environ.get("LESSON_CONFINEMENT_KEEP"))
-    kill_detached()
-    release_strays(EVERYTHING.world)
-    for path in left_behind():
-        shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else os.remove(path)
-    EVERYTHING.world.cleanup()
+    try:
+        EVERYTHING.all_done()
+        keep(os.environ.get("LESSON_CONFINEMENT_KEEP"))
+        kill_detached()
+        release_strays(EVERYTHING.world)
+        for path in left_behind():
+            shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else os.remove(path)
+    finally:
+        EVERYTHING.world.cleanup()
 
 
 def keep(folder):
@@ -889,7 +905,7 @@ def nonces():
 
 def site_folders():
     """Every site-packages a checker of these tests runs with, and the system's."""
-    prefixes = [sys.prefix, sys.base_prefix, EVERYTHING.world.base / "nobody-venv", "/usr",
+    prefixes = [sys.prefix, sys.base_prefix, *EVERYTHING.world.venvs.values(), "/usr",
                 "/usr/local", "/root/.local"]
     return [f for prefix in prefixes for f in glob.glob(f"{prefix}/lib/python3*/*-packages")]
 
@@ -929,18 +945,20 @@ def leaks(texts):
 
 def installed_lesson(label):
     """The real path of the lesson package the run's checker imports."""
-    if CONFIGS[label][0] == "root":
+    python = CONFIGS[label][3]
+    if python == "own":
         return os.path.realpath(os.path.join(CHECKER, "lesson"))
-    venv = EVERYTHING.world.base / "nobody-venv"
+    venv = EVERYTHING.world.venvs[python]
     return os.path.realpath(glob.glob(f"{venv}/lib/python3*/site-packages/lesson")[0])
 
 
 def python_paths(label):
     """The folders the run's Python lives in: the sandbox shows these, and what leads to them."""
-    if CONFIGS[label][0] == "root":
+    python = CONFIGS[label][3]
+    if python == "own":
         paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.realpath(sys.executable)}
     else:
-        paths = {str(EVERYTHING.world.base / "nobody-venv"), "/usr"}
+        paths = {str(EVERYTHING.world.venvs[python]), "/usr"}
     return {os.path.realpath(p) for p in paths} | paths
 
 
@@ -1169,24 +1187,33 @@ def test_nothing_is_left_in_site_packages_or_shared_folders(label):
 
 # --- How the checker reads a class folder (every mode) -------------------------------------
 
-ODD = {"x.py": "a FIFO", "zz_fifo_student": "a student's file that is a FIFO",
-       "dev_node.py": "a character device", "dev_zero_link.py": "a link to /dev/zero",
-       "dev_stdin_link.py": "a link to /dev/stdin"}
+# Each odd file: what it is, and the words a line refusing it names it with.
+ODD = {"x.py": ("a FIFO", "fifo|pipe"), "zz_fifo_student": ("a student's FIFO", "fifo|pipe"),
+       "dev_node.py": ("a character device", "device"),
+       "dev_zero_link.py": ("a link to /dev/zero", "link|device"),
+       "dev_stdin_link.py": ("a link to /dev/stdin", "link|device|pipe")}
+REFUSED = r"\bnot\b|refus|skip|cannot"
+
+
+def refusals(name, text, what="fifo|pipe"):
+    """The lines of text that name a file, say what it is and refuse it."""
+    said = [line.replace(name, "") for line in lines_with(name, text)]   # not its name's words
+    return [line for line in said if re.search(what, line, re.I) and re.search(REFUSED, line, re.I)]
 
 
 @pytest.mark.parametrize("label", RUN_LABELS)
 def test_odd_files_are_refused_in_one_line_and_links_never_quoted(label):
     """The checker reads every file before any runs, as itself: a FIFO or a
-    device is refused in one line (never waited on), a link out of the
-    folder is not read with the teacher's rights, no line of its target is
-    quoted, and the solution beside them still scores 20.  A promise of the
-    checker's own, so in every mode."""
+    device is refused, in one line saying why (never waited on, no
+    traceback), a link out of the folder is not read with the teacher's
+    rights, no line of its target is quoted, and the solution beside them
+    still scores 20.  A promise of the checker's own, so in every mode."""
     run = EVERYTHING.get(f"odd-{label}")
     assert not run.hard_capped and run.seconds < ODD_CAP, f"it hung ({run.seconds:.0f} s)"
     text = run.stdout + run.stderr
     assert "Traceback" not in text, run.stderr[-1500:]
-    for name, what in ODD.items():
-        assert len(lines_with(name, text)) == 1, (what, lines_with(name, text))
+    for name, (what, words) in ODD.items():
+        assert len(refusals(name, text, words)) == 1, (what, lines_with(name, text))
     assert leaks([text]) == set(), f"quoted: {sorted(leaks([text]))}"
     shadow = EVERYTHING.world.shadow_root
     assert shadow is None or shadow not in text, "the root: line of /etc/shadow was quoted"
@@ -1197,7 +1224,7 @@ def test_a_fifo_given_alone_is_refused_in_one_line():
     run = EVERYTHING.get("fifo-alone")
     assert not run.hard_capped and run.seconds < ODD_CAP, f"it hung ({run.seconds:.0f} s)"
     text = run.stdout + run.stderr
-    assert "Traceback" not in text and len(lines_with("x.py", text)) == 1, text[-1000:]
+    assert "Traceback" not in text and len(refusals("x.py", text)) == 1, text[-1000:]
 
 
 def test_two_runs_into_one_results_folder_never_mix():
