@@ -34,18 +34,23 @@ that records who signals it; a terminal per user.  Everything is removed
 afterwards, and every name carries this run's own id, so two runs at once
 do not meet.  LESSON_CONFINEMENT_KEEP=DIR keeps what each run printed.
 
+The corpus connects only to those listeners (named lesson-confinement, or
+on TCP ports 47100-47199), signals only the decoys, and writes only where
+the tests look and clean up: never to a service or process of the machine.
+
 Runs, all started together at first use: the corpus and the site's solution
-(three copies and a student's folder) as root with bwrap (class in
-/opt) and as root without it (/srv), as nobody with bwrap (/srv) and
-without it (/opt); a class of odd files (FIFOs, a device, links out of the
-folder) in each of the four; a FIFO given alone; two runs into one
---results folder; and the platforms as they run: Gradescope's zip, set up
-by its own setup.sh in a container made with bubblewrap (tests/platform_roots.py),
-Exercism's and PrairieLearn's entrypoints in the same container.
+(three copies and a student's folder) as root with bwrap (class in /opt),
+as root without it (/srv; its checker in a venv any user may run), as
+nobody with bwrap (/srv) and without it (/opt); a class of odd files
+(FIFOs, a device, links out of the folder) in each of the four; a FIFO
+given alone; two runs into one --results folder; and the platforms as
+they run: Gradescope's zip, set up by its own setup.sh in a container made
+with bubblewrap (tests/platform_roots.py), Exercism's and PrairieLearn's
+entrypoints in the same container.  The corpus's files are never imported
+by pytest (tests/confinement/conftest.py).
 """
 
 import ast
-import ctypes
 import glob
 import json
 import os
@@ -1198,7 +1203,8 @@ REFUSED = r"\bnot\b|refus|skip|cannot"
 def refusals(name, text, what="fifo|pipe"):
     """The lines of text that name a file, say what it is and refuse it."""
     said = [line.replace(name, "") for line in lines_with(name, text)]   # not its name's words
-    return [line for line in said if re.search(what, line, re.I) and re.search(REFUSED, line, re.I)]
+    return [line for line in said
+            if re.search(what, line, re.I) and re.search(REFUSED, line, re.I)]
 
 
 @pytest.mark.parametrize("label", RUN_LABELS)
