@@ -164,8 +164,9 @@ def near_midpoint(row, i):
 
     A midpoint, halfway between two floats, is where rounding is hardest:
     the exact weight must be known past the 53rd bit to round it.  The new
-    key, below the top, adds just the exp that brings weight i down from its
-    exact value w to the midpoint M below it: exp(s - top) = e_i / M - total.
+    key adds just the exp that brings weight i down from its exact value w
+    to the midpoint M below it: w / M - 1 in units of the old total, which
+    is 1 / (the weight of the top key) in units of exp(top).
 
     >>> row = near_midpoint([0.0, -1.0], 1)
     >>> row[:2], round(row[2], 3)
@@ -176,21 +177,18 @@ def near_midpoint(row, i):
     >>> min(abs(w / m - 1) for m in midpoints) < Decimal(2) ** -80
     True
     """
+    weights = exact_softmax(row)           # to 60 digits
+    w, w_top = weights[i], weights[row.index(max(row))]
     with localcontext() as ctx:
         ctx.prec = 1200                    # midpoints exactly, subnormal ones too
-        top = max(row)
-        exps = [(Decimal(s) - Decimal(top)).exp() if s != -math.inf else Decimal(0)
-                for s in row]
-        total = sum(exps)
-        w = exps[i] / total
         f = float(w)
         below = math.nextafter(f, 0)
         midpoint = (Decimal(f) + Decimal(below)) / 2
         if w / midpoint - 1 < Decimal(2) ** -40:          # too close: the next one
             midpoint = (Decimal(below) + Decimal(math.nextafter(below, 0))) / 2
         ctx.prec = 60
-        extra = exps[i] / midpoint - total
-        return row + [float(Decimal(top) + extra.ln())]
+        extra = w / midpoint - 1           # as a weight, in units of the total
+        return row + [float(Decimal(max(row)) + (extra / w_top).ln())]
 
 
 def _installed(module):
