@@ -106,7 +106,8 @@ def _split(a):
 # ln(2) = 1/2 + 1/8 + 1/24 + ..., the sum of 1 / (k 2**k), each term rounded
 # down (so within 2**-93); 2**(1/32) and 2**(1/1024) are square roots of 2
 # taken 5 and 10 times by math.isqrt, and the table holds their products.
-N = 1024                      # table entries per power of two; 2**10
+LOG_N = 10
+N = 2 ** LOG_N                # table entries per power of two: 1024
 BITS = 100
 LN2 = sum((1 << BITS) // (k << k) for k in range(1, BITS))      # ln(2) * 2**BITS
 
@@ -144,9 +145,9 @@ def _table_entry(j, two_j):
 
 
 LN2_PARTS = _head_tail(LN2, BITS, 42)         # m * first part is exact, |m| < 2**11
-LN2_OVER_N = _head_tail(LN2, BITS + 10, 43)   # j * first part is exact, |j| <= 2**9
+LN2_OVER_N = _head_tail(LN2, BITS + LOG_N, 43)   # j * first part exact, |j| <= N/2
 N_OVER_LN2 = (N << BITS) / LN2
-_FINE = _powers(_root_of_two(10), 32)                     # 2**(b/N), b < 32
+_FINE = _powers(_root_of_two(10), 32)       # 2**(b/N), b < 32; and N = 32 * 32
 _TWO_J = [a * b >> BITS for a in _powers(_root_of_two(5), 32) for b in _FINE]
 # TABLE[k % N] is for j = k - N * m, where m = round(k / N): j in [-N/2, N/2)
 TABLE = [_table_entry(j, _TWO_J[j]) for j in range(N // 2)] + [
@@ -207,8 +208,8 @@ def exp_parts(scores, top):
         b_virtual = d - s
         d_err = (s - (d - b_virtual)) - (top + b_virtual)
         k = round(d * N_OVER_LN2)
-        t_hi, t_lo, j_ln2_hi, j_ln2_lo = TABLE[k % N]
-        c, m_ln2_hi, m_ln2_lo = POWERS[-((k + N // 2) // N)]
+        t_hi, t_lo, j_ln2_hi, j_ln2_lo = TABLE[k & (N - 1)]      # k % N
+        c, m_ln2_hi, m_ln2_lo = POWERS[-((k + N // 2) >> LOG_N)]   # -m, m = round(k / N)
         r_hi = (d - m_ln2_hi) - j_ln2_hi     # both subtractions exact
         r_lo = d_err - (m_ln2_lo + j_ln2_lo)
         r_a = (r_hi + SPLITTER) - SPLITTER
@@ -290,16 +291,16 @@ def fast_weights(scores):
     r_hi, r_lo = reciprocal(total / SCALE, err / SCALE)
     r = r_hi + r_lo
     weights, doubtful = [], []
-    for i, (hi, lo) in enumerate(zip(his, los)):
+    for hi, lo in zip(his, los):
         c = 134217729.0 * hi                 # _split(hi), inlined
         hi_a = c - (c - hi)
         a = hi_a * r_hi
         b = (hi - hi_a) * r_hi + (hi * r_lo + lo * r)
         y = a + b
-        t = b - (y - a)                      # a + b == y + t (|b| < |a|)
-        if hi and not (y >= TINY and y == y + t * TEST):
-            doubtful.append(i)
         weights.append(y / SCALE)            # exact, but below 2**-1022
+        t = b - (y - a)                      # a + b == y + t (|b| < |a|)
+        if (y != y + t * TEST or y < TINY) and hi:
+            doubtful.append(len(weights) - 1)
     return weights, doubtful
 
 
