@@ -119,7 +119,7 @@ ADVERSARIAL = {
     "masked": "most keys -inf",
     "subnormal": "weights below 2**-1022",
     "far": "fine bits far below the top",
-    "midpoint": "a weight within 2**-60 of a midpoint",
+    "midpoint": "a weight within 2**-80 of a midpoint",
 }
 
 

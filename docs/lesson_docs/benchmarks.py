@@ -47,11 +47,12 @@ def accuracy(rows="random"):
     if rows == "misrounded":
         counts = [_accuracy(corpus)[1]["softmax_compensated"] for corpus in CORPORA]
         return (f"**{sum(c['misrounded'] for c in counts):,} of "
-                f"{sum(c['weights'] for c in counts):,} weights misrounded**")
+                f"{sum(c['weights'] for c in counts):,} weights misrounded**, "
+                "measured when this page was built.")
     if rows == "fallback":
         doubtful, weights, rows_with, total_rows = _fallback()
-        return (f"{doubtful:,} of {weights:,} weights ({doubtful / weights:.2%}), "
-                f"in {rows_with:,} of {total_rows:,} rows")
+        return (f"**{doubtful:,} of {weights:,} weights ({doubtful / weights:.2%})**, "
+                f"in {rows_with:,} of {total_rows:,} rows.")
     corpus, report = _accuracy(rows)
     table = [("method", "misrounded weights", "largest error (ulp)", "mean error (ulp)",
               "rows it failed on")]
