@@ -223,11 +223,12 @@ def exp_parts(scores, top):
 
 # --8<-- [start:softmax_compensated_row]
 def exact_total(his, los):
-    """The sum of hi + lo over the row as (total, err), good to ~2**-100.
+    """The sum of hi + lo over the row as (total, err), within 2**-75 of it.
 
     ``math.fsum`` adds the his with one rounding; fsum again gives what
-    that rounding left out.  Each lo is below 2**-24 of its hi: their
-    rounded sum is enough.
+    that rounding left out.  Each lo is below 2**-23 of its hi: their
+    rounded sum (and its sum with the rest) is enough, each rounding within
+    2**-76 of the total.
 
     >>> exact_total([1.0, 1.0, 1.0], [0.0, 0.0, 2 ** -60])
     (3.0, 8.673617379884035e-19)
@@ -256,8 +257,8 @@ def reciprocal(hi, lo):
 
 
 # Before its one rounding, each weight (times SCALE) is a + b, within
-# WEIGHT_ERROR of exact: 2**-72 from its exp, 2**-72 from the total's,
-# 2**-75 from the reciprocal, 2**-75 from the products.
+# WEIGHT_ERROR of exact: 2**-72 from its exp, 2**-72 + 2**-75 from the
+# total, 2**-75 from the reciprocal, 2**-75 from the products.
 WEIGHT_ERROR = 2.0 ** -70
 TEST = 1 + 2 ** 54 * WEIGHT_ERROR * (1 + 2 ** -10)     # Ziv's test factor
 TINY = 2.0 ** -1022 * SCALE   # a weight below 2**-1022 rounds on a coarser grid
@@ -307,47 +308,65 @@ def fast_weights(scores):
 def exact_weights(scores, doubtful, digits=28):
     """{i: the float nearest the exact weight i}, for each i in doubtful.
 
-    The row again in ``decimal``: each exp(s - top) correctly rounded to
-    ``digits`` digits (s - top exact first), the sum exact, then the
-    quotient rounded.  With u = 10**(1 - digits) / 2, each exp and the
-    division are within u, and the total within u of exact: the quotient
-    q is within 4u of the weight (keys more than 746 below the top add
-    under 2**-1076 each, far less).  float(q) is the nearest float to q; it
-    is the nearest to the weight unless q * (1 +- 5u) reaches past a
-    midpoint beside it, which ``math.nextafter`` finds, subnormal or not.
-    Then the digits double and the row is done again.  It ends: an exact
-    weight is never a midpoint (it is 1/k, or transcendental).
+    In ``decimal``, whose ``exp`` is correctly rounded: with u = 10**(1 -
+    digits) / 2, each exp(s - top) is within u of exact (s - top exact
+    first), and so is each quotient q.  Two tries:
+
+    1. Each doubtful weight's own exp in decimal, over the fast path's
+       total, within 2**-72 + 2**-75 of exact as every exp is: q is then
+       within 2**-71 + 3u of the weight.  Most doubts end here, for the
+       cost of one exp each.
+    2. The whole row in decimal, the sum exact: q within 4u of the weight
+       (keys more than 746 below the top add under 2**-1076 each), so 5u
+       of q.  The digits double until every weight is settled.  It ends:
+       an exact weight is never a midpoint (it is 1/k, or transcendental).
 
     >>> exact_weights([0.0, -1.0], [1])
     {1: 0.2689414213699951}
     """
     from decimal import Decimal, localcontext        # only when needed
     top = max(scores)
-    exact = 1100 + 2 * digits     # digits enough for every sum below to be exact
+    found = {}
     with localcontext() as ctx:
-        ctx.prec = exact          # s - top, within 746 of 0, has under 1100 digits
+        ctx.prec = 1100 + 2 * digits     # s - top, within 746 of 0: exact
         gaps = [Decimal(s) - Decimal(top) if s - top >= FAR_BELOW else None
                 for s in scores]
+        total, err = exact_total(*exp_parts(scores, top))
+        fast_total = (Decimal(total) + Decimal(err)) / Decimal(SCALE)     # exact
+        u = Decimal(10) ** (1 - digits) / 2
         ctx.prec = digits
-        exps = [gap.exp() if gap is not None else Decimal(0) for gap in gaps]
-        ctx.prec = digits + 400   # exact: every exp is a multiple of 10**-(digits+330)
-        total = sum(exps)
-        five_u = 5 * Decimal(10) ** (1 - digits) / 2
-        found, again = {}, []
-        for i in doubtful:
+        own = {i: gaps[i].exp() for i in doubtful}
+        left = _settle(found, doubtful, own, fast_total, Decimal(2) ** -71 + 3 * u, digits)
+        while left:
+            ctx.prec = digits
+            exps = [gap.exp() if gap is not None else Decimal(0) for gap in gaps]
+            ctx.prec = digits + 400      # exact: each exp a multiple of 10**-(digits + 330)
+            left = _settle(found, left, exps, sum(exps), 5 * u, digits)
+            digits *= 2
+            u = Decimal(10) ** (1 - digits) / 2
+    return found
+
+
+def _settle(found, doubtful, exps, total, error, digits):
+    """found[i] = float(q), q = exps[i] / total, where q * (1 +- error)
+    stays between the midpoints beside it; the rest, still in doubt.
+
+    ``math.nextafter`` finds the neighbouring floats, subnormal or not."""
+    from decimal import Decimal, localcontext
+    left = []
+    for i in doubtful:
+        with localcontext() as ctx:
             ctx.prec = digits
             q = exps[i] / total
-            ctx.prec = exact
+            ctx.prec = 1100 + 2 * digits         # the midpoints, exactly
             w = float(q)
             below = (Decimal(w) + Decimal(math.nextafter(w, -math.inf))) / 2
             above = (Decimal(w) + Decimal(math.nextafter(w, math.inf))) / 2
-            if below < q * (1 - five_u) and q * (1 + five_u) < above:
+            if below < q * (1 - error) and q * (1 + error) < above:
                 found[i] = w
             else:
-                again.append(i)
-    if again:
-        found.update(exact_weights(scores, again, 2 * digits))
-    return found
+                left.append(i)
+    return left
 
 
 def softmax_compensated_row(scores):

@@ -200,10 +200,11 @@ def test_a_weight_at_a_midpoint_takes_the_fallback_and_rounds_right(monkeypatch)
     floats: the rounding test cannot settle it, decimal does, and rightly."""
     mpmath = pytest.importorskip("mpmath")      # in the test extra
     calls, digits_used = [], set()
-    real = compensated.exact_weights
-    monkeypatch.setattr(compensated, "exact_weights",
-                        lambda row, doubtful, digits=28: calls.append((doubtful, digits))
-                        or real(row, doubtful, digits))
+    real = compensated._settle
+    monkeypatch.setattr(compensated, "_settle",
+                        lambda found, doubtful, exps, total, error, digits:
+                        calls.append((list(doubtful), digits))
+                        or real(found, doubtful, exps, total, error, digits))
     for base, i in MIDPOINT_BASES:
         row = near_midpoint(base, i)
         mpmath.mp.dps = 100
@@ -220,6 +221,20 @@ def test_a_weight_at_a_midpoint_takes_the_fallback_and_rounds_right(monkeypatch)
         digits_used |= {digits for _, digits in calls}
     # Some were too close for decimal's first 28 digits: the loop raised them.
     assert digits_used == {28, 56}
+
+
+def test_a_doubt_mostly_ends_with_one_exp_in_decimal(monkeypatch):
+    """The first try keeps the fast total (within 2**-71 of exact) and redoes
+    only the doubtful weight's exp: the whole row in decimal only if that fails."""
+    rows = []
+    real = compensated._settle
+    monkeypatch.setattr(compensated, "_settle",
+                        lambda found, doubtful, exps, total, error, digits:
+                        rows.append(len(exps)) or real(found, doubtful, exps, total, error, digits))
+    row = [0.0, -715.3, -3.0] + [-1.0] * 50        # a subnormal weight: always in doubt
+    assert fast_weights(row)[1] == [1]
+    assert softmax_compensated(row) == nearest_floats(row)
+    assert rows == [1]                             # one exp, not 53
 
 
 def test_no_weight_is_misrounded_against_mpmath_on_200000_weights():
