@@ -50,7 +50,7 @@ two_product(a, b)                 a * b as a float and its exact rounding error
 exp_parts(scores, top)            exp(s - top) of each score as two floats
 exact_total(his, los)             the sum of those exps as two floats
 reciprocal(hi, lo)                1 / (hi + lo) as two floats
-fast_weights(scores)              the weights in floats, and those left in doubt
+fast_weights(scores)              the weights in floats, those left in doubt, the total
 exact_weights(scores, doubtful)   those weights from decimal, correctly rounded
 softmax_compensated_row(scores)   correctly rounded softmax of one row, no checks
 softmax_compensated(x, axis=-1)   the same along an axis, checked like softmax
@@ -265,7 +265,8 @@ TINY = 2.0 ** -1022 * SCALE   # a weight below 2**-1022 rounds on a coarser grid
 
 
 def fast_weights(scores):
-    """(weights, doubtful): each weight in floats, and where rounding is in doubt.
+    """(weights, doubtful, total): each weight in floats, where rounding is
+    in doubt, and the sum of exp(s - top) as two floats (for exact_weights).
 
     Each weight times SCALE is (hi + lo) * (r_hi + r_lo).  hi splits into
     two 26-bit halves, so hi_a * r_hi and hi_b * r_hi are exact; the rest
@@ -280,8 +281,11 @@ def fast_weights(scores):
     half or quarter ulp.  A weight below 2**-1022 is left in doubt too: it
     rounds again, to the fixed spacing of the subnormal floats.
 
-    >>> fast_weights([0.0, -1.0])
+    >>> weights, doubtful, total = fast_weights([0.0, -1.0])
+    >>> weights, doubtful
     ([0.7310585786300049, 0.2689414213699951], [])
+    >>> round(total[0], 6)                  # 1 + exp(-1), with its lost bits in total[1]
+    1.367879
     """
     top = max(scores)
     his, los = exp_parts(scores, top)
@@ -289,7 +293,8 @@ def fast_weights(scores):
     if not total >= SCALE:    # nan: a score was nan or inf, or all were -inf
         raise ValueError("softmax_compensated_row: scores must be finite "
                          "or -inf, and not all -inf")
-    r_hi, r_lo = reciprocal(total / SCALE, err / SCALE)
+    total, err = total / SCALE, err / SCALE
+    r_hi, r_lo = reciprocal(total, err)
     r = r_hi + r_lo
     weights, doubtful = [], []
     for hi, lo in zip(his, los):
@@ -302,10 +307,10 @@ def fast_weights(scores):
         t = b - (y - a)                      # a + b == y + t (|b| < |a|)
         if (y != y + t * TEST or y < TINY) and hi:
             doubtful.append(len(weights) - 1)
-    return weights, doubtful
+    return weights, doubtful, (total, err)
 
 
-def exact_weights(scores, doubtful, digits=28):
+def exact_weights(scores, doubtful, total=None, digits=28):
     """{i: the float nearest the exact weight i}, for each i in doubtful.
 
     In ``decimal``, whose ``exp`` is correctly rounded: with u = 10**(1 -
@@ -313,7 +318,8 @@ def exact_weights(scores, doubtful, digits=28):
     first), and so is each quotient q.  Two tries:
 
     1. Each doubtful weight's own exp in decimal, over the fast path's
-       total, within 2**-72 + 2**-75 of exact as every exp is: q is then
+       ``total`` (computed here if not given), within 2**-72 + 2**-75 of
+       exact as every exp is: q is then
        within 2**-71 + 3u of the weight.  Most doubts end here, for the
        cost of one exp each.
     2. The whole row in decimal, the sum exact: q within 4u of the weight
@@ -326,17 +332,21 @@ def exact_weights(scores, doubtful, digits=28):
     """
     from decimal import Decimal, localcontext        # only when needed
     top = max(scores)
+    if total is None:
+        total = [x / SCALE for x in exact_total(*exp_parts(scores, top))]
     found = {}
     with localcontext() as ctx:
         ctx.prec = 1100 + 2 * digits     # s - top, within 746 of 0: exact
-        gaps = [Decimal(s) - Decimal(top) if s - top >= FAR_BELOW else None
-                for s in scores]
-        total, err = exact_total(*exp_parts(scores, top))
-        fast_total = (Decimal(total) + Decimal(err)) / Decimal(SCALE)     # exact
+        gap = {i: Decimal(scores[i]) - Decimal(top) for i in doubtful}
+        fast_total = Decimal(total[0]) + Decimal(total[1])
         u = Decimal(10) ** (1 - digits) / 2
         ctx.prec = digits
-        own = {i: gaps[i].exp() for i in doubtful}
+        own = {i: gap[i].exp() for i in doubtful}
         left = _settle(found, doubtful, own, fast_total, Decimal(2) ** -71 + 3 * u, digits)
+        if left:
+            ctx.prec = 1100 + 2 * digits
+            gaps = [Decimal(s) - Decimal(top) if s - top >= FAR_BELOW else None
+                    for s in scores]
         while left:
             ctx.prec = digits
             exps = [gap.exp() if gap is not None else Decimal(0) for gap in gaps]
@@ -382,9 +392,9 @@ def softmax_compensated_row(scores):
     >>> softmax_compensated_row([0.0, -math.inf])
     [1.0, 0.0]
     """
-    weights, doubtful = fast_weights(scores)
+    weights, doubtful, total = fast_weights(scores)
     if doubtful:
-        for i, w in exact_weights(scores, doubtful).items():
+        for i, w in exact_weights(scores, doubtful, total).items():
             weights[i] = w
     return weights
 # --8<-- [end:softmax_compensated_row]

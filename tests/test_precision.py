@@ -146,7 +146,7 @@ def test_the_rounding_test_passes_only_weights_it_rounds_right(row, data):
     rows with a weight put on a midpoint make it unsure there."""
     finite = [i for i, s in enumerate(row) if s > -math.inf]
     row = near_midpoint(row, data.draw(st.sampled_from(finite)))
-    weights, doubtful = fast_weights(row)
+    weights, doubtful, _ = fast_weights(row)
     nearest = nearest_floats(row)
     assert len(weights) == len(nearest) == len(row)
     assert [i for i, (w, n) in enumerate(zip(weights, nearest))
