@@ -22,9 +22,10 @@ of at most half an ulp, every weight *correctly rounded*.
    plain to see unless the exact weight could lie on the other side of a
    *midpoint*, halfway between two floats.  With the bound, the test
    ``y == y + t * TEST`` says whether it could.  For the rare weight where
-   it could (a few in a million), ``exact_weights`` redoes that row in
-   ``decimal``, whose ``exp`` is correctly rounded, at a precision raised
-   until the midpoint is out of reach.
+   it could (a few in a million), ``exact_weights`` works it out again in
+   ``decimal``, whose ``exp`` is correctly rounded: its own exp first, the
+   whole row if need be, at a precision raised until the midpoint is out
+   of reach.
 
 So every weight is the exact softmax of the given floats, rounded once to
 the nearest float.  The scores 0.1 and -99.9 are stored as the nearest
