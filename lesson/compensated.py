@@ -259,7 +259,7 @@ def reciprocal(hi, lo):
 
 # Before its one rounding, each weight (times SCALE) is a + b, within
 # WEIGHT_ERROR of exact: 2**-72 from its exp, 2**-72 + 2**-75 from the
-# total, 2**-75 from the reciprocal, 2**-75 from the products.
+# total, 2**-75 from the reciprocal, 2**-74 from the roundings in b.
 WEIGHT_ERROR = 2.0 ** -70
 TEST = 1 + 2 ** 54 * WEIGHT_ERROR * (1 + 2 ** -10)     # Ziv's test factor
 TINY = 2.0 ** -1022 * SCALE   # a weight below 2**-1022 rounds on a coarser grid

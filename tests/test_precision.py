@@ -140,6 +140,30 @@ def test_every_compensated_weight_is_the_nearest_float(row):
 
 
 @settings(max_examples=100)
+@given(row=hard_rows())
+def test_each_weight_before_its_rounding_is_within_the_bound(row):
+    """Held by Hypothesis: a + b, as fast_weights forms it, within WEIGHT_ERROR."""
+    top = max(row)
+    his, los = exp_parts(row, top)
+    total, err = exact_total(his, los)
+    r_hi, r_lo = reciprocal(total / SCALE, err / SCALE)
+    exact = exact_softmax(row)
+    assert len(his) == len(exact) == len(row)
+    for hi, lo, w in zip(his, los, exact):
+        if hi == 0:                               # masked, or 746 below: weight 0.0
+            assert w * Decimal(SCALE) < Decimal(2) ** -476
+            continue
+        c = 134217729.0 * hi                      # as in fast_weights
+        hi_a = c - (c - hi)
+        a = hi_a * r_hi
+        b = (hi - hi_a) * r_hi + (hi * r_lo + lo * (r_hi + r_lo))
+        with localcontext() as ctx:
+            ctx.prec = 60
+            scaled = w * Decimal(SCALE)
+            assert abs(Decimal(a) + Decimal(b) - scaled) <= Decimal(WEIGHT_ERROR) * scaled
+
+
+@settings(max_examples=100)
 @given(row=hard_rows(), data=st.data())
 def test_the_rounding_test_passes_only_weights_it_rounds_right(row, data):
     """The fast path's own answer, wherever its test is sure, is the nearest float;
