@@ -38,9 +38,9 @@ softmax_table(scores)     the lesson's table: score, score - max, exp, weight
 Going further (lesson.compensated)
 ----------------------------------
 softmax_compensated_row(scores), softmax_compensated(x, axis=-1)
-                          softmax that also recovers the rounding of x - max:
-                          within about 1 ulp of exact, where the plain recipe
-                          can be off by dozens
+                          softmax with every weight correctly rounded: the
+                          float nearest to the exact one, where the plain
+                          recipe can be off by dozens of ulps
 
 One attention head (lesson.head)
 --------------------------------

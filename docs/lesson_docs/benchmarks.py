@@ -4,6 +4,8 @@
     {{ accuracy adversarial }}            the same on the adversarial rows
     {{ accuracy_by_spread }}              the largest error by the spread of the scores
     {{ accuracy_by_spread adversarial }}  the largest error by the kind of adversarial row
+    {{ accuracy misrounded }}             "0 of N weights misrounded", both corpora
+    {{ accuracy fallback }}               how often softmax_compensated needed decimal
     {{ speed }}                           softmax per call at growing lengths, from speed.json
     {{ speed cost }}                      softmax_compensated's time over softmax's, from
                                           speed.json (both written by
@@ -31,12 +33,32 @@ def _accuracy(rows):
     return build_cache.kept(f"accuracy {rows}", measure)
 
 
+@functools.lru_cache(maxsize=None)
+def _fallback():
+    """bench.fallback_rate over both corpora: seconds of CPU, kept like the accuracy."""
+    return build_cache.kept("fallback", lambda: bench.fallback_rate(
+        bench.accuracy_corpus() + bench.adversarial_corpus()))
+
+
 def accuracy(rows="random"):
-    """The accuracy benchmark's summary on one corpus, measured now."""
+    """The accuracy benchmark's summary on one corpus, measured now; or, with
+    ``misrounded``, softmax_compensated's count on both; with ``fallback``,
+    how often its rounding test sent a weight to decimal."""
+    if rows == "misrounded":
+        counts = [_accuracy(corpus)[1]["softmax_compensated"] for corpus in CORPORA]
+        return (f"**{sum(c['misrounded'] for c in counts):,} of "
+                f"{sum(c['weights'] for c in counts):,} weights misrounded**, "
+                "measured when this page was built.")
+    if rows == "fallback":
+        doubtful, weights, rows_with, total_rows = _fallback()
+        return (f"**{doubtful:,} of {weights:,} weights ({doubtful / weights:.2%})**, "
+                f"in {rows_with:,} of {total_rows:,} rows.")
     corpus, report = _accuracy(rows)
-    table = [("method", "largest error (ulp)", "mean error (ulp)", "rows it failed on")]
+    table = [("method", "misrounded weights", "largest error (ulp)", "mean error (ulp)",
+              "rows it failed on")]
     for name, r in report.items():
-        table.append((f"`{name}`", f"{r['max']:.2f}", f"{r['mean']:.3f}", str(r["failed"])))
+        table.append((f"`{name}`", f"{r['misrounded']:,}", f"{r['max']:.2f}",
+                      f"{r['mean']:.3f}", str(r["failed"])))
     weights = sum(len(row) for _, row in corpus)
     return (markdown_table(table) + f"\n\n{len(corpus)} {rows} rows, {weights:,} weights, "
             f"measured when this page was built.\n{{ .lesson-table-caption }}")
