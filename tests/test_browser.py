@@ -4,13 +4,18 @@ Checks what a learner sees: math drawn as MathML with real size, no raw TeX,
 the table's numbers, search working offline, no JavaScript errors and no
 request off the disk; on a 390 px phone and a desktop nothing is cut off at
 the right, a wrapped line of code hangs under its own text, every copy button
-copies its code as written, and every question sits inside its box.
+copies its code as written (a `>>>` session, the code that runs), and every
+question sits inside its box.
 
 Most tests read conftest's `inspected(name, scheme, width)`: each page state
 is loaded and measured once per run, and each test asserts on its part.
 Screenshots of every page, light, dark and phone, go to $LESSON_SCREENSHOTS
 when it is set, so a person can look at them.
 """
+
+import re
+import subprocess
+import sys
 
 import pytest
 
@@ -118,20 +123,51 @@ def test_not_found_page_works_from_disk(open_page, built_site):
 @pytest.mark.parametrize("name", PAGES)
 def test_copy_button_copies_the_code_as_written(inspected, name, width):
     """The copy button on every code block copies its lines exactly: no line
-    doubled, added or lost, whatever the page's layout does to wrap them."""
+    doubled, added or lost, whatever the page's layout does to wrap them.  A
+    `>>>` session copies the code that runs instead (tests/test_pasting.py
+    runs it): no prompt, no output."""
     blocks = inspected(name, width=width)["copied"]
     assert blocks, f"{name}: no code block with a copy button was found"     # every page has some
     for block in blocks:
         assert block["copied"] is not None, f"no copy happened for {block['text'][:40]!r}"
-        assert block["copied"] == block["text"].rstrip(), \
+        session = "language-pycon" in block["language"]
+        assert session == (block["runs"] is not None), block["language"]
+        expected = block["runs"] if session else block["text"]
+        assert block["copied"] == expected.rstrip(), \
             f"{block['language']}: copied text differs from the code\n{block['copied'][:300]!r}"
+        if session:
+            assert not re.search(r"^(>>>|\.\.\.)( |$)", block["copied"], re.M), block["copied"]
+
+
+def test_a_copied_session_runs_at_pythons_prompt(browser, built_site, tmp_path):
+    """Clicked, a `>>>` example's copy button puts on the clipboard code that
+    Python's prompt runs as it is: here the by-hand page's second worked
+    answer, whose `W` and `softmax` come from earlier on the page."""
+    context = browser.new_context()
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto((built_site / "by-hand.html").as_uri())
+    answer = page.locator("details", has_text="W = softmax").first
+    answer.locator("summary").click()
+    block = answer.locator(".language-pycon")
+    block.hover()
+    block.locator("button[data-clipboard-target]").click()
+    pasted = page.evaluate("() => navigator.clipboard.readText()")
+    context.close()
+    assert ">>>" not in pasted and "([1.0, 1.0], 2.0)" not in pasted, pasted
+    prompt = subprocess.run([sys.executable, "-i", "-q"], input=pasted + "\n", cwd=tmp_path,
+                            capture_output=True, text=True, timeout=60)
+    assert prompt.stdout == "([1.0, 1.0], 2.0)\n", (pasted, prompt.stdout, prompt.stderr)
+    assert "Error" not in prompt.stderr, prompt.stderr
+    (tmp_path / "pasted.py").write_text(pasted + "\nprint(W)\n", encoding="utf-8")
+    as_file = subprocess.run([sys.executable, "pasted.py"], cwd=tmp_path, capture_output=True,
+                             text=True, timeout=60)
+    assert as_file.returncode == 0 and as_file.stdout.startswith("[["), as_file.stderr
 
 
 def test_a_copied_listing_runs_its_examples(inspected, tmp_path):
     """A source listing on In code, copied with its button into a fresh file in an
     empty folder, passes `python -m doctest`, as the page promises."""
-    import subprocess
-    import sys
     listings = [b["copied"] for b in inspected("in-code", width=PHONE)["copied"]
                 if "language-python" in b["language"] and ">>> " in (b["copied"] or "")]
     assert listings, "In code shows no Python listing with examples"

@@ -12,6 +12,8 @@ runs Python-Markdown extensions but not MkDocs hooks) build the same pages:
    (:mod:`lesson_docs.lesson_math`) once the page is HTML.
 3. Each line of highlighted code is told its own indent, so a long line
    wraps under its own start, not under the block's (``lesson.css``).
+4. Each ``>>>`` block gets what its copy button copies: the code that runs
+   (:mod:`lesson_docs.pasteable`).
 
 ``lesson_docs`` is this folder, installed by ``pip install -e ".[docs]"``
 (see ``pyproject.toml``), so the extension imports from any working folder.
@@ -27,6 +29,7 @@ from markdown.preprocessors import Preprocessor
 from .lesson_math import replace_math
 from .checker_output import restore_reports
 from .lesson_site import expand
+from .pasteable import mark_copies
 
 
 class PlaceholderPreprocessor(Preprocessor):
@@ -85,6 +88,13 @@ class CodeIndentPostprocessor(Postprocessor):
         return mark_code_indents(text)
 
 
+class CopyPostprocessor(Postprocessor):
+    """Each pycon block -> the same, with the code its copy button copies."""
+
+    def run(self, text):
+        return mark_copies(text)
+
+
 class LessonExtension(Extension):
     def extendMarkdown(self, md):
         # Before snippets (32), whitespace (30) and fenced code (25): the
@@ -94,6 +104,7 @@ class LessonExtension(Extension):
         md.postprocessors.register(MathPostprocessor(md), "lesson_math", 25)
         md.postprocessors.register(ReportPostprocessor(md), "lesson_reports", 24)
         md.postprocessors.register(CodeIndentPostprocessor(md), "lesson_code_indents", 23)
+        md.postprocessors.register(CopyPostprocessor(md), "lesson_copies", 22)
 
 
 def makeExtension(**kwargs):
