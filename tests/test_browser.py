@@ -119,6 +119,20 @@ def test_not_found_page_works_from_disk(open_page, built_site):
     assert failed == []
 
 
+def test_searching_shows_no_hidden_solution_and_readable_math(open_page):
+    """A learner searching "entropy" meets In code's contract with its formula
+    as text, and none of the solutions that the pages keep closed."""
+    page = open_page("index").page
+    page.keyboard.press("/")
+    page.keyboard.type("entropy")
+    page.wait_for_selector(".md-search-result__item", timeout=15000)
+    page.wait_for_timeout(300)                          # the last results drawn
+    results = page.inner_text(".md-search-result")
+    assert "H(w) = −∑ᵢ wᵢ ln wᵢ" in results, results
+    for solution in ("def entropy", "def softmax(", "math.log(p) for p in w", "exp(-1000) is 0.0"):
+        assert solution not in results, results
+
+
 @pytest.mark.parametrize("width", [PHONE, DESKTOP])
 @pytest.mark.parametrize("name", PAGES)
 def test_copy_button_copies_the_code_as_written(inspected, name, width):

@@ -300,3 +300,53 @@ def test_the_build_does_no_work_at_import_and_expands_without_processes():
             "assert threading.active_count() == 1 and not multiprocessing.active_children()\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+# --- What search finds --------------------------------------------------------
+
+CLOSED = re.compile(r"<details(?![^>]*\sopen)[^>]*>(.*?)</details>", re.S)
+
+
+def search_text(site):
+    """{page: every word the site's search index holds for it, as one text}:
+    MkDocs' search/search_index.json, or Zensical's search.json."""
+    found = {}
+    mkdocs = site / "search" / "search_index.json"
+    index = json.loads((mkdocs if mkdocs.is_file() else site / "search.json").read_text())
+    for doc in index.get("docs") or index["items"]:
+        name = doc["location"].split("#")[0] or "index.html"
+        found[name] = found.get(name, "") + "\n" + html.unescape(
+            re.sub(r"<[^>]+>", "", doc["title"] + "\n" + doc["text"]))
+    return found
+
+
+def test_search_shows_no_closed_answer_and_reads_math_as_text(built_site):
+    """A closed answer or solution is closed so that a learner tries first:
+    none of its lines is in the search index (unless the page shows that line
+    in the open too).  A formula is in the index as a line of text, never as
+    its MathML's symbols run together (``H(w)=−∑iwiln⁡wi``)."""
+    searched_as_a_learner_needs(built_site)
+
+
+def test_zensical_search_shows_no_closed_answer_and_reads_math_as_text(zensical_site):
+    searched_as_a_learner_needs(zensical_site)
+
+
+def searched_as_a_learner_needs(built_site):
+    indexed = search_text(built_site)
+    hidden_lines = 0
+    for path in sorted(built_site.glob("*.html")):
+        markup = path.read_text(encoding="utf-8")
+        shown = html.unescape(re.sub(r"<[^>]+>", "", CLOSED.sub("", markup)))
+        for block in CLOSED.findall(markup):
+            for line in html.unescape(re.sub(r"<[^>]+>", "", block)).splitlines():
+                line = line.strip()
+                if len(line) > 24 and line not in shown:
+                    hidden_lines += 1
+                    assert line not in indexed.get(path.name, ""), f"{path.name}: {line!r}"
+    assert hidden_lines > 50
+    entropy = indexed["in-code.html"]
+    assert "H(w) = −∑ᵢ wᵢ ln wᵢ" in entropy and "∑iwi" not in entropy
+    assert "q·k = ∑ⱼ₌₁^dₖ qⱼkⱼ adds up dₖ terms" in indexed["why-scaling.html"]
+    assert not re.search(r"\d{12,}", indexed["why-scaling.html"])      # no tick labels run together
+    assert "one-hot is 0 entropy(" in " ".join(indexed["exercises.html"].split())
