@@ -74,7 +74,7 @@ def _starter(args):
               file=sys.stderr)
         return 2
     print(f"Wrote {path}. Fill in the four functions, then run:\n"
-          f"    python -m lesson check {path}")
+          f"    softmax-lesson check {path}")
     return 0
 
 

@@ -4,7 +4,7 @@ The built site is served from 127.0.0.1 (as `python3 -m http.server -d site`
 would), and one page is shared by the tests, since Python takes seconds to
 start.  Every request is routed: one that would leave 127.0.0.1 is recorded
 and refused.  Each report the page gives is compared with the report that
-`python -m lesson check` prints for the same file.
+`softmax-lesson check` prints for the same file.
 
 The page runs CPython 3.14 (Pyodide) while these tests run the CLI under the
 Python at hand, so an exception's message, which may differ between the two,
@@ -607,7 +607,7 @@ def test_from_disk_the_page_says_how_to_check(browser, built_site):
     view.page.wait_for_function("() => document.querySelector('.lesson-runner').dataset.state === 'disk'")
     status = view.status()
     assert "python3 -m http.server -d site" in status
-    assert f"python -m lesson check {FILENAME}" in status
+    assert f"softmax-lesson check {FILENAME}" in status
     assert view.page.is_disabled(".lr-run")
     assert text_of(view.page) == STARTER
     assert view.errors == []
@@ -660,7 +660,7 @@ def test_when_python_cannot_start_the_page_says_so_within_seconds(browser, site,
     print(f"\nno interpreter on the server: the page said so after {seconds:.1f} s")
     assert seconds < 20
     assert "could not start" in view.status()
-    assert f"python -m lesson check {FILENAME}" in view.status()
+    assert f"softmax-lesson check {FILENAME}" in view.status()
     assert view.page.is_disabled(".lr-run")
     view.close()
 
@@ -675,7 +675,7 @@ def test_built_without_npm_ci_the_site_builds_and_the_editor_says_so(browser, se
         "() => document.querySelector('.lesson-runner').dataset.state === 'unavailable'")
     status = view.status()
     assert "not bundled in this build" in status
-    assert f"python -m lesson check {FILENAME}" in status
+    assert f"softmax-lesson check {FILENAME}" in status
     # No CodeMirror either: the textarea, where Enter keeps the indent and Tab leaves.
     page = view.page
     assert not (built / "assets" / "runner" / "editor.bundle.js").exists()

@@ -350,3 +350,21 @@ def searched_as_a_learner_needs(built_site):
     assert "q·k = ∑ⱼ₌₁^dₖ qⱼkⱼ adds up dₖ terms" in indexed["why-scaling.html"]
     assert not re.search(r"\d{12,}", indexed["why-scaling.html"])      # no tick labels run together
     assert "one-hot is 0 entropy(" in " ".join(indexed["exercises.html"].split())
+
+
+def test_one_name_for_the_command(built_site, tmp_path):
+    """The starter, the solution, every page and the editor's messages name
+    the checker one way: `softmax-lesson check`, the command pip installs,
+    which no `lesson.py` in the learner's folder can shadow."""
+    from lesson.cli import main
+    starter = tmp_path / "softmax_exercise.py"
+    assert main(["starter", str(starter)]) == 0
+    texts = {"the starter": starter.read_text(encoding="utf-8"),
+             "the solution": (ROOT / "docs/assets/solution/softmax_exercise.py").read_text()}
+    texts.update((path.name, html.unescape(re.sub(r"<script.*?</script>", "",   # not the
+                                                  path.read_text(encoding="utf-8"), flags=re.S)))
+                 for path in built_site.glob("*.html"))                    # modules' sources
+    for where, text in texts.items():
+        assert "python -m lesson check" not in text, where
+    assert "softmax-lesson check softmax_exercise.py" in texts["the starter"]
+    assert 'data-check-command="softmax-lesson check softmax_exercise.py"' in texts["exercises.html"]

@@ -5,7 +5,7 @@
     {{ checks_table }}                      every check: its call, and what passes
     {{ time_limits }}                       the checker's time limits, in words
 
-A sample is ``starter`` (the file ``python -m lesson exercise`` writes) or a
+A sample is ``starter`` (the file ``softmax-lesson starter`` writes) or a
 learner's file in ``samples/`` beside this module: exactly the files the
 pages show, graded as ``softmax_exercise.py`` in a scratch folder, as a
 learner would run it.  The tests grade the same files (tests/conftest.py).
@@ -28,6 +28,7 @@ from lesson.grader import contract, judge, process, report
 
 from . import build_cache
 from .markdown_text import markdown_table
+from .pyodide_assets import CHECK_COMMAND
 
 # The fresh inputs of the reports a page shows, drawn from one seed: the same
 # page on every build (a learner's own runs draw a new seed each time).
@@ -106,7 +107,7 @@ def checker(sample, *keep):
     """
     result = grading().result(sample)
     records = report.records(result, functions=keep or contract.FUNCTIONS)
-    command = report.line("$ python -m lesson check softmax_exercise.py")
+    command = report.line(f"$ {CHECK_COMMAND}")
     return report_token(report_html([command] + records))
 
 

@@ -4,7 +4,7 @@
 learner's file, opened with the lesson's real starter, a Run button, and the
 place where the checker's report appears.  The modules of the ``lesson``
 package that run in the page go into it with the editor, as JSON, so the
-page's Python runs the very code that ``python -m lesson check`` runs: the
+page's Python runs the very code that ``softmax-lesson check`` runs: the
 judge's worker gets what ``lesson.grader.page`` imports, the learner's
 worker only ``lesson/grader/harness.py`` (``page_files``).
 
@@ -14,7 +14,7 @@ it into ``docs/assets/runner/pyodide/`` (``copy_pyodide.mjs``, kept out of
 git), and the site builder copies them into the site like any other asset.
 Without them the site still builds; the editor is still there, and says that
 Python in the page is not bundled in this build and how to check with
-``python -m lesson check`` instead.
+``softmax-lesson check`` instead.
 
 This is a Python-Markdown extension, so MkDocs and Zensical both run it
 (``markdown_extensions: - lesson_docs.pyodide_assets``).
@@ -45,6 +45,7 @@ RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
 
 MARKER = re.compile(r'<div class="lesson-runner">\s*</div>')
 FILENAME = "softmax_exercise.py"
+CHECK_COMMAND = f"softmax-lesson check {FILENAME}"      # what the editor says to run instead
 RUNNER = "assets/runner/"          # from the Exercises page, at the site's root
 EDITOR_BUNDLE = "editor.bundle.js"  # in RUNNER: CodeMirror, bundled by copy_pyodide.mjs
 
@@ -123,6 +124,7 @@ def editor(version=None, code_editor=None):
         "runtime": "bundled" if version else "missing",
         "runtime-megabytes": f"{size / 1e6:.0f}",
         "filename": FILENAME,
+        "check-command": CHECK_COMMAND,
         "start-limit": f"{START_LIMIT:g}",
     }
     attributes = " ".join(f'data-{key}="{html.escape(value)}"' for key, value in data.items())
@@ -156,7 +158,7 @@ the indent of the line above, and Tab moves on to the buttons.</p>
 </div>
 <div class="lr-status" role="status" aria-live="polite">Checking in the page needs
 JavaScript. You can still copy this code into <code>{FILENAME}</code> and run
-<code>python -m lesson check {FILENAME}</code>.</div>
+<code>{CHECK_COMMAND}</code>.</div>
 <progress class="lr-progress" hidden></progress>
 <pre class="lr-report" tabindex="0" aria-label="The checker's report" hidden><code></code></pre>
 {credit}<script type="application/json" class="lr-lesson">{sources}</script>

@@ -1,5 +1,5 @@
 /* The Exercises page's editor: check the learner's four functions with real
-   Python in the page, and show the report `python -m lesson check` prints.
+   Python in the page, and show the report `softmax-lesson check` prints.
 
    Python is Pyodide (CPython compiled to WebAssembly), shipped with the site.
    Two kinds of Web Worker run it (see worker.js):
@@ -7,7 +7,7 @@
      a learner    loads the learner's file and makes one call per check.
    What to do next, and every rule of time and of checks not run, comes from
    the grader's plan (lesson/grader/plan.py), in the judge's worker, step by
-   step: the very plan `python -m lesson check` follows.  This file does what
+   step: the very plan `softmax-lesson check` follows.  This file does what
    only JavaScript can: it starts the Web Workers, times each step, and stops
    a worker with terminate().  A spare learner worker is always starting, so
    a new run does not wait for Python; each starts from a snapshot of the
@@ -40,7 +40,7 @@
     const address = new URLSearchParams(location.search);
     const timeLimit = address.get("time-limit") || "";
     const seed = address.get("seed") || "";
-    const cli = `python -m lesson check ${filename}`;
+    const cli = root.dataset.checkCommand;          // the terminal's command for this file
     const runner = new URL(root.dataset.runner, document.baseURI);
     // Seconds a Python may take to start before it is reported (the plan's START_LIMIT).
     const startLimit = Number(root.dataset.startLimit);
