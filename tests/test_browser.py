@@ -213,3 +213,27 @@ def test_a_wrapped_code_line_hangs_under_its_own_text(inspected, name):
     later rows indented past its own first character."""
     found = inspected(name, width=PHONE)["wrapped_to_the_left"]
     assert found == [], f"lines that wrap back to or left of their start: {found}"
+
+
+OVERLAPS = """() => {
+    const found = [];
+    for (const svg of document.querySelectorAll('svg.lesson-figure')) {
+        const boxes = [...svg.querySelectorAll('text')].map(t => [t.textContent, t.getBoundingClientRect()]);
+        boxes.forEach(([a, r], i) => boxes.slice(i + 1).forEach(([b, s]) => {
+            const gap = 1;            // at least a pixel between two labels
+            if (r.left < s.right + gap && s.left < r.right + gap
+                && r.top < s.bottom + gap && s.top < r.bottom + gap) found.push([a, b]);
+        }));
+    }
+    return found;
+}"""
+
+
+@pytest.mark.parametrize("width", [PHONE, DESKTOP])
+@pytest.mark.parametrize("name", ["index", "why-softmax", "why-scaling", "reference"])
+def test_no_two_labels_of_a_figure_touch(untouched, name, width):
+    """A figure's words are apart: on Why exponentiate? the y axis's 0 and the x
+    axis's -4 met at the corner."""
+    page = untouched(name, width=width).page
+    assert page.locator("svg.lesson-figure text").count() > 5, name
+    assert page.evaluate(OVERLAPS) == []
