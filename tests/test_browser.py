@@ -237,3 +237,54 @@ def test_no_two_labels_of_a_figure_touch(untouched, name, width):
     page = untouched(name, width=width).page
     assert page.locator("svg.lesson-figure text").count() > 5, name
     assert page.evaluate(OVERLAPS) == []
+
+
+BROKEN_CODE_WORDS = """() => {
+    // Each word of code (a run with no space, lesson_docs.code_words) drawn on
+    // more than one row, though it would fit whole in its line's width.
+    const broken = [];
+    for (const word of document.querySelectorAll('article code .lesson-word')) {
+        const rows = new Set([...word.getClientRects()].map(r => Math.round(r.top)));
+        const range = document.createRange();
+        range.selectNodeContents(word);
+        const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
+                                                         .map(r => Math.round(r.top)));
+        if (!rows.size || tops.size < 2) continue;
+        const line = word.closest('[id^="__span"]') || word.closest('code');
+        const style = getComputedStyle(line);
+        const room = line.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        const probe = document.createElement('span');
+        probe.textContent = word.textContent;
+        probe.style.whiteSpace = 'pre';
+        line.append(probe);
+        const width = probe.getBoundingClientRect().width;
+        probe.remove();
+        if (width <= room) broken.push(word.textContent);
+    }
+    return broken;
+}"""
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_on_a_phone_code_wraps_at_its_spaces(untouched, name):
+    """At 390 px a word of code is never broken (`tol=1e-` / `9)`, `-` / `inf`)
+    unless it is wider than its whole line."""
+    page = untouched(name, width=PHONE).page
+    assert page.locator("article code .lesson-word").count() > 0, name
+    assert page.evaluate(BROKEN_CODE_WORDS) == []
+
+
+def test_jump_to_the_editor_brings_the_keys_there(open_page):
+    """Exercises' "Jump to the editor", followed with the keyboard, leaves the
+    keys in the editor, ready to type, and the editor in view."""
+    page = open_page("exercises").page
+    link = page.get_by_role("link", name="Jump to the editor")
+    link.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.classList.contains('cm-content')",
+                           timeout=5000)
+    assert page.evaluate("""() => { const r = document.activeElement.getBoundingClientRect();
+                                    return r.top >= 0 && r.top < innerHeight; }""")
+    page.keyboard.type("x = 1")
+    assert page.evaluate("() => lessonRunner.runners[0].editor.text()").endswith("x = 1") or \
+        "x = 1" in page.evaluate("() => lessonRunner.runners[0].editor.text()")

@@ -16,6 +16,7 @@ runs Python-Markdown extensions but not MkDocs hooks) build the same pages:
    (:mod:`lesson_docs.pasteable`).
 5. Closed answers, drawings and the editor are kept out of the search index
    (:mod:`lesson_docs.search_index`).
+6. Each word of code is kept whole when a line wraps (:mod:`lesson_docs.code_words`).
 
 ``lesson_docs`` is this folder, installed by ``pip install -e ".[docs]"``
 (see ``pyproject.toml``), so the extension imports from any working folder.
@@ -32,6 +33,7 @@ from markdown.treeprocessors import Treeprocessor
 from .lesson_math import mark_math_in_headings, replace_math
 from .checker_output import restore_reports
 from .lesson_site import expand
+from .code_words import words_in_code
 from .pasteable import mark_copies
 from .search_index import keep_out_of_search
 
@@ -106,6 +108,13 @@ class CopyPostprocessor(Postprocessor):
         return mark_copies(text)
 
 
+class CodeWordsPostprocessor(Postprocessor):
+    """Code -> code whose words wrap whole."""
+
+    def run(self, text):
+        return words_in_code(text)
+
+
 class SearchPostprocessor(Postprocessor):
     """What the search index must not read -> marked ``data-search-exclude``."""
 
@@ -125,6 +134,7 @@ class LessonExtension(Extension):
         md.postprocessors.register(ReportPostprocessor(md), "lesson_reports", 24)
         md.postprocessors.register(CodeIndentPostprocessor(md), "lesson_code_indents", 23)
         md.postprocessors.register(CopyPostprocessor(md), "lesson_copies", 22)
+        md.postprocessors.register(CodeWordsPostprocessor(md), "lesson_code_words", 21)
         # After the editor (lesson_docs.pyodide_assets, 20) is in the page.
         md.postprocessors.register(SearchPostprocessor(md), "lesson_search", 19)
 

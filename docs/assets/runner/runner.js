@@ -116,6 +116,19 @@
       };
     }
 
+    // A link to the editor's section ("Jump to the editor") brings the keys
+    // there too, not only the view: the browser would leave focus where it was.
+    let heading = root.previousElementSibling;
+    while (heading && !/^H[1-6]$/.test(heading.tagName)) heading = heading.previousElementSibling;
+    if (heading && heading.id) {
+      document.addEventListener("click", (event) => {
+        const link = event.target.closest && event.target.closest("a[href]");
+        if (link && link.getAttribute("href") === `#${heading.id}`) {
+          setTimeout(() => editor.focus(), 0);        // after the browser has scrolled
+        }
+      });
+    }
+
     $(".lr-reset").addEventListener("click", () => {
       editor.setText(starter);
       editor.focus();
