@@ -502,7 +502,8 @@ def test_the_line_a_report_names_is_marked(runner):
     # The site's addresses the report names are links, and only those.
     links = runner.page.eval_on_selector_all(
         ".lr-report a", "links => links.map(a => [a.textContent, a.getAttribute('href')])")
-    assert links == [["in-code.html#softmax"] * 2, ["exercises.html#a-solution"] * 2]
+    assert links == [["In code \u203a softmax(x, axis=-1)", "in-code.html#softmax"],
+                     ["Exercises \u203a A solution", "exercises.html#a-solution"]]
 
 
 # Every word of the reports on the page that fits in a row: the ones drawn on

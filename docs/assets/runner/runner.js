@@ -417,13 +417,15 @@
       return JSON.parse(finished.drawing);
     }
 
-    // A record's text, with the site's addresses it holds (record.links) as links.
+    // A record's text, with the places of the site it names (record.links:
+    // where each is in the text, and its address) as links.
     function linked(record) {
       const parts = [];
       let at = 0;
-      for (const [start, end] of record.links) {
+      for (const [start, end, address] of record.links) {
         const link = document.createElement("a");
-        link.href = link.textContent = record.text.slice(start, end);
+        link.textContent = record.text.slice(start, end);
+        link.href = address;
         parts.push(record.text.slice(at, start), link);
         at = end;
       }
