@@ -149,15 +149,28 @@ def report_html(records):
 
     Each line is a span holding the line and its newline, as Pygments'
     `line_spans` makes them: lesson.css lays the spans out with a hanging
-    indent, and the copy button copies exactly the lines.
+    indent, and the copy button copies exactly the lines.  A place of the
+    site that a line names ("stuck? read In code › ...") links to it, as in
+    the Exercises page's editor.
     """
     spans = []
     for record in records:
         indent = report.wrap_indent(record)
         spans.append(f'<span class="lesson-report-line" style="padding-left:{indent}ch;'
-                     f'text-indent:-{indent}ch">{html.escape(report.line_text(record))}\n</span>')
+                     f'text-indent:-{indent}ch">{_linked(record)}\n</span>')
     return ('<div class="language-text highlight lesson-report"><pre><code>'
             + "".join(spans) + "</code></pre></div>")
+
+
+def _linked(record):
+    """A record's line as HTML: its text, each place it names a link."""
+    text, at = record["text"], 0
+    out = [html.escape(report.line_text(dict(record, text="")))]
+    for start, end, address in record["links"]:
+        out += [html.escape(text[at:start]),
+                f'<a href="{html.escape(address)}">{html.escape(text[start:end])}</a>']
+        at = end
+    return "".join(out + [html.escape(text[at:])])
 
 
 # --- A report waits as a token until the page is HTML -------------------------
