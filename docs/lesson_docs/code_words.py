@@ -1,79 +1,76 @@
-"""Code wraps at its spaces: each word of code is kept whole on a phone.
+"""Code wraps where code may: never just after a hyphen.
 
-Inline code, sessions, commands and output, that is; not a source listing
-(see ``LEFT_AS_IT_IS``).
-
-A browser may break a line of code after a hyphen (``tol=1e-`` / ``9)``,
-``-`` / ``inf``) and, in a session, anywhere in a name.  CSS cannot forbid
-the break after a hyphen, so each word (a run with no space) of code on a
-page goes in a ``<span class="lesson-word">``, which lesson.css keeps whole:
-a line wraps at its spaces, and a word is broken only if it is wider than
-the whole line.  Highlighted code is a flat run of Pygments' token spans
-in each line's span; a word that crosses tokens holds each token's piece
-in a span of that token's class.  The text, and so what is copied, is the
-same character for character.
+A browser may break a line of code just after a hyphen, as in prose:
+``tol=1e-`` / ``9)``, ``-`` / ``inf``, ``--time-`` / ``limit``.  CSS cannot
+forbid that break, so each run of code that holds a hyphen between letters,
+digits or dots (``1e-9``, ``-inf``, ``--numpy-wheels``, ``lesson-venv``)
+goes in a ``<span class="lesson-word">``, which lesson.css keeps on one row.
+Such a run is short, so it never needs more than a row (a longer one, a
+wheel's file name, still breaks at its hyphens, and a path at its slashes).  Highlighted code is a flat run of Pygments' token spans in
+each line's span; a run that crosses tokens holds each token's piece in a
+span of that token's class.  The text, and so what is copied, is the same
+character for character.
 
     >>> print(words_in_code('<code>rows_normalised(W, tol=1e-9)</code>'))
-    <code><span class="lesson-word">rows_normalised(W,</span> <span class="lesson-word">tol=1e-9)</span></code>
-    >>> print(words_in_code('<code><span class="o">-</span><span class="n">inf</span> x</code>'))
-    <code><span class="lesson-word"><span class="o">-</span><span class="n">inf</span></span> <span class="lesson-word">x</span></code>
+    <code>rows_normalised(W, tol=<span class="lesson-word">1e-9</span>)</code>
+    >>> print(words_in_code('<code><span class="o">-</span><span class="n">inf</span>]</code>'))
+    <code><span class="lesson-word"><span class="o">-</span><span class="n">inf</span></span>]</code>
 """
 
 import re
 
 CODE = re.compile(r"(<code(?:\s[^>]*)?>)(.*?)(</code>)", re.S)
-# Left as they are: a script's text, which is no code to draw; and a source
-# listing, whose lines hang deep (their own indent and 8ch more), so that a
-# phone's row holds a few characters and a word must break.
-LEFT_AS_IT_IS = re.compile(r'(<script\b.*?</script>|<div class="language-python highlight">'
-                           r'<pre>.*?</pre>)', re.S)
-
 LINE = re.compile(r'(<span id="__span-[^"]*"[^>]*>)(.*?)(</span>)(?=<span id="__span-|$)', re.S)
 TOKEN = re.compile(r'<span class="([^"]*)">([^<]*)</span>|([^<]+)|(<[^>]*>)')
-SPACE = re.compile(r"(\s+)")
+HYPHENATED = re.compile(r"[\w.]*(?:-+[\w.]+)+")
+LONGEST = 16           # a longer run (a wheel's file name) may need more than a phone's row
+SCRIPT = re.compile(r"(<script\b.*?</script>)", re.S)      # a script's text is no code to draw
 
 
 def words_in_code(page):
-    """Every ``<code>`` of a page's HTML, its words each in a ``lesson-word`` span.
-    The checker's reports are left as they are: they lay out their own lines."""
+    """Every ``<code>`` of a page's HTML, each hyphenated run in a ``lesson-word``
+    span.  The checker's reports are left as they are: they lay out their own lines."""
     def one(match):
         opening, inner, closing = match.groups()
         if "lesson-report" in inner or "lesson-word" in inner:
             return match.group(0)
         if LINE.search(inner):
-            inner = LINE.sub(lambda line: line.group(1) + _words(line.group(2)) + line.group(3),
+            inner = LINE.sub(lambda line: line.group(1) + _kept(line.group(2)) + line.group(3),
                              inner)
         else:
-            inner = _words(inner)
+            inner = _kept(inner)
         return opening + inner + closing
-    parts = LEFT_AS_IT_IS.split(page)
+    parts = SCRIPT.split(page)
     return "".join(part if index % 2 else CODE.sub(one, part) for index, part in enumerate(parts))
 
 
-def _words(html):
-    """A flat run of text and token spans, its words wrapped; anything else as it is."""
+def _kept(html):
+    """A flat run of text and token spans, each hyphenated run in a span; anything
+    else (a link, a mark) as it is."""
     pieces = []                          # (class or None, text)
     for token_class, token_text, text, tag in TOKEN.findall(html):
         if tag:
-            return html                  # not flat (a link, a mark): leave it alone
+            return html
         pieces.append((token_class or None, token_text if token_class else text))
-    out, word = [], []
+    whole = "".join(text for _, text in pieces)
+    runs = [match.span() for match in HYPHENATED.finditer(whole)
+            if len(match.group(0)) <= LONGEST]
+    if not runs:
+        return html
+    out, at, run = [], 0, None           # run: the index of the run being written
     for token_class, text in pieces:
-        for part in SPACE.split(text):
-            if not part:
+        start = at
+        for cut in sorted({at, at + len(text)} | {edge for span in runs for edge in span
+                                                  if at < edge < at + len(text)}):
+            if cut == start:
                 continue
-            if part.isspace():
-                out += _word(word)
-                word = []
-                out.append(_token(token_class, part))
-            else:
-                word.append(_token(token_class, part))
-    return "".join(out + _word(word))
-
-
-def _token(token_class, text):
-    return f'<span class="{token_class}">{text}</span>' if token_class else text
-
-
-def _word(parts):
-    return [f'<span class="lesson-word">{"".join(parts)}</span>'] if parts else []
+            inside = next((i for i, (a, b) in enumerate(runs) if a <= start < b), None)
+            if inside != run:
+                out.append("</span>" if run is not None else "")
+                out.append('<span class="lesson-word">' if inside is not None else "")
+                run = inside
+            piece = whole[start:cut]
+            out.append(f'<span class="{token_class}">{piece}</span>' if token_class else piece)
+            start = cut
+        at += len(text)
+    return "".join(out + (["</span>"] if run is not None else []))
