@@ -53,7 +53,7 @@ def _walk(name, arg, node, shape, index, flat, allow_neg_inf):
     """
     depth = len(index)
     if not isinstance(node, (list, tuple)):
-        if _is_number(node):
+        if is_number(node):
             raise ValueError(f"{name}: {arg} is ragged: {_at(arg, index)} is a "
                              f"number, {_at(arg, (0,) * depth)} is a list")
         raise TypeError(f"{name}: {_at(arg, index)} must be a list of numbers, "
@@ -82,7 +82,8 @@ def _at(arg, index):
     return arg + "".join(f"[{i}]" for i in index)
 
 
-def _is_number(value):
+def is_number(value):
+    """A real number: an int or a float, not a bool (the lesson's and the grader's rule)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -98,7 +99,7 @@ def number(name, where, value, *, allow_neg_inf=False):
       ...
     ValueError: f: x[0] is nan; numbers must be finite
     """
-    if not _is_number(value):
+    if not is_number(value):
         kind = "a bool" if isinstance(value, bool) else repr(value)
         raise TypeError(f"{name}: {where} is {kind}, not a number")
     try:
@@ -124,7 +125,7 @@ def axis_index(name, axis, ndim):
       ...
     ValueError: f: axis 2 is out of range for x with 2 dimensions
     """
-    if not _is_number(axis) or isinstance(axis, float):
+    if not is_number(axis) or isinstance(axis, float):
         raise TypeError(f"{name}: axis must be an int, not {type(axis).__name__}")
     if not -ndim <= axis < ndim:
         raise ValueError(f"{name}: axis {axis} is out of range "
@@ -140,7 +141,7 @@ def size(name, arg, value, *, least=0):
       ...
     ValueError: f: n_k is 0; it must be at least 1
     """
-    if not _is_number(value) or isinstance(value, float):
+    if not is_number(value) or isinstance(value, float):
         raise TypeError(f"{name}: {arg} must be an int, "
                         f"not {type(value).__name__}")
     if value < least:

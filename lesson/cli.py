@@ -1,4 +1,4 @@
-"""The lesson's command line.
+"""The lesson's command line: ``softmax-lesson``, or ``python -m lesson``.
 
 python -m lesson                   the worked example, step by step
 python -m lesson table [SCORES]    the table: score, score - max, exp, weight
@@ -7,6 +7,8 @@ python -m lesson bench speed       what the checks cost; seconds per call
 python -m lesson starter [PATH]    write the exercise's four stubs
 python -m lesson check PATH ...    grade your four functions (files or folders)
 python -m lesson autograder ...    what Gradescope, Exercism and PrairieLearn run
+
+Its usage lines and messages name it as it was run (``program``).
 """
 
 import argparse
@@ -20,7 +22,7 @@ from lesson.grader import contract, formats
 from lesson.grader.report import printable
 from lesson.grader import session
 from lesson.grader.session import CHECKER_FAILED
-from lesson.grader.process import MEMORY_LIMIT
+from lesson.grader.workers import MEMORY_LIMIT
 from lesson.tables import fmt_list, table_rows
 
 
@@ -66,15 +68,15 @@ def _starter(args):
     try:
         contract.write_starter(path)
     except FileExistsError:
-        print(f"python -m lesson starter: {path} already exists; it was left as "
+        print(f"{args.prog} starter: {path} already exists; it was left as "
               f"it is (give another path to start afresh)", file=sys.stderr)
         return 1
     except OSError as error:             # no such folder, no permission, ...
-        print(f"python -m lesson starter: cannot write {path}: {error.strerror}",
+        print(f"{args.prog} starter: cannot write {path}: {error.strerror}",
               file=sys.stderr)
         return 2
     print(f"Wrote {path}. Fill in the four functions, then run:\n"
-          f"    softmax-lesson check {path}")
+          f"    {args.prog} check {path}")
     return 0
 
 
@@ -82,7 +84,7 @@ def _check(args):
     return _reaping(args, session.check, args.paths, args.format,
                     time_limit=args.time_limit, memory_limit=args.memory_limit,
                     jobs=args.jobs, seed=args.seed, sandbox=args.sandbox, points=args.points,
-                    output_dir=args.output_dir, results=args.results)
+                    output_dir=args.output_dir, results=args.results, prog=f"{args.prog} check")
 
 
 def _time_limit(text):
@@ -139,30 +141,31 @@ def _check_epilog(limit):
     return f"""\
 For teachers: give several files, or a class folder: a .py or .ipynb file
 per student, or a folder per student (graded as that student's submission,
-named by its folder).  Anything skipped is named (a dangling link, an
-archive); a link to a file outside the folder is graded and said to be one.
-Every submission is read before the first one runs, and each is graded from
-a private copy, --jobs at a time (default: one per core); the reports come
-in the files' order, then a table: file, passed, failed, first failing
-check.  --results DIR writes each file's JSON as soon as it is graded.
+named by its folder).  In a student's folder the file graded is
+softmax_exercise.py (or .ipynb), else the only notebook, else, with no
+notebook, the only .py file; a folder where none is chosen is still a line
+in the table, saying why.  Anything skipped is named (a dangling link, an
+archive, a link to a folder, a folder with no .py file or notebook).  The
+checker follows no link out of a submission and reads only regular files:
+such a file is that student's line in the table, never read with your
+rights.  Every submission is read before the first one runs, and each is
+graded from a private copy, --jobs at a time (default: one per core); the
+reports come in the files' order, then a table: file, passed, failed, first
+failing check.  --results DIR writes each file's JSON as soon as it is
+graded (one run at a time: a second run into the same folder stops at once
+and says so).
 
 {fresh} of the {count} checks draw their input afresh on every run, so a
 file that replays the published answers cannot pass; the report's first
 line gives the seed, and --seed N asks the same inputs again.
 
-Trust: where bubblewrap (bwrap) is installed, each submission runs in its
-sandbox: no network, its own process namespace (no signal reaches the
-checker or a classmate), a read-only system, your home, /tmp, the class
-folder and the lesson's own package hidden (the Python running the checker
-stays visible, read-only, wherever it lives: a .venv in the exercise's
-folder too), and a size-capped private folder.
+{_threat_model()}
 Everywhere, each worker is limited in memory (--memory-limit), file size
 and processes, and nothing it says decides a verdict: the right answers and
-the judging stay in the checker.  Without bubblewrap (--no-sandbox, or not
-installed) a submission runs with your rights and could read or change your
-files: the checker warns.  No sandbox stops a student from handing in a
-copy of the published solution.  A course at scale grades on a platform,
-one container per submission: see --format and the autograder command.
+the judging stay in the checker.  No sandbox stops a student from handing
+in a copy of the published solution.  A course at scale grades on a
+platform, one container per submission: see --format and the autograder
+command.
 
 --format says what stdout is (default: text, the report):
   json          one JSON object: {{"checker", "time_limit", "files": [{{"file",
@@ -191,6 +194,20 @@ rights), or --memory-limit is too small for Python to start.  A platform's
 document then says the grader failed, not the student.  With --format
 exercism it is 0 whatever the grade, as Exercism's test runners exit.  The
 last line of a report or table is "N passed, M failed"."""
+def _threat_model(width=76):
+    """What each mode of confinement protects, and what it cannot, as
+    check --help says it (``lesson.grader.sandbox.THREAT_MODEL``)."""
+    import textwrap
+    from lesson.grader.sandbox import THREAT_MODEL
+    out = ["Trust: each submission runs in the strongest of three modes this machine",
+           "allows; the report's first line and the JSON's \"sandbox\" say which."]
+    for mode, said in THREAT_MODEL.items():
+        text = (f"{mode}: {said['when']}.  Protects: {said['protects']}.  "
+                f"Cannot: {said['cannot']}.")
+        out += textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="    ")
+    return "\n".join(out)
+
+
 # --- The command line as data ---------------------------------------------------
 # One entry a command: its name, its one-line help, its description (and epilog),
 # the function that runs it, and its arguments as (flags, argparse keywords).
@@ -302,11 +319,27 @@ def _platforms():
     ]
 
 
-def _build_parser():
+MODULE = "python -m lesson"      # the program's name run as a module, or from Python
+
+
+def program(argv0):
+    """The program's name as it was run, from ``sys.argv[0]``: its script's name
+    (``softmax-lesson``), or ``python -m lesson``.
+
+    >>> program("/home/ann/.venv/bin/softmax-lesson"), program("/site/lesson/__main__.py")
+    ('softmax-lesson', 'python -m lesson')
+    """
+    name = os.path.basename(argv0)
+    if name.lower().endswith(".exe"):              # Windows' launcher for a script
+        name = name[:-len(".exe")]
+    return MODULE if not name or name.startswith("-") or name.endswith(".py") else name
+
+
+def _build_parser(prog=MODULE):
     """argparse's parser, built from _commands(); each command's function is its
     ``run`` default, and a usage error is one line."""
     parser = argparse.ArgumentParser(
-        prog="python -m lesson",
+        prog=prog,
         description="Lesson 4, softmax weights. With no command, print the "
                     "worked example step by step.")
     parser.set_defaults(run=_worked_example, command=None)
@@ -363,13 +396,13 @@ def _reaping(args, run, *arguments, **keywords):
     """run(...), then every process it started ended and waited for; as a
     program (not when a program of its own calls main()), this process is
     its workers' subreaper, so their leftovers are its own to reap."""
-    from lesson.grader import process
+    from lesson.grader import workers
     if args.as_program:
-        process.become_subreaper()
+        workers.become_subreaper()
     try:
         return run(*arguments, **keywords)
     finally:
-        process.reap_all()
+        workers.reap_all()
 
 
 def main(argv=None):
@@ -387,10 +420,12 @@ def main(argv=None):
     if (argv[:1] == ["table"] and argv[1:2] != ["--"]
             and not {"-h", "--help"} & set(argv)):
         argv.insert(1, "--")            # so '-inf' and '-1' read as scores
-    args = _build_parser().parse_args(argv)
+    parser = _build_parser(program(sys.argv[0]) if as_program else MODULE)
+    args = parser.parse_args(argv)
     args.as_program = as_program       # this process is the checker: it may adopt orphans
+    args.prog = parser.prog
     try:
         return args.run(args)
     except (TypeError, ValueError) as error:
-        print(f"python -m lesson {args.command}: error: {error}", file=sys.stderr)
+        print(f"{args.prog} {args.command}: error: {error}", file=sys.stderr)
         return 2

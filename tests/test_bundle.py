@@ -1,11 +1,13 @@
-"""The autograders run as the platforms run them.
+"""The autograders run as the platforms run them, and what they write read
+against each platform's published rules (platform_rules.py).
 
 Gradescope: the zip unpacked into a fresh root's source/, setup.sh run with a
 fresh venv's python3 first on PATH (its pip lent from this one, so nothing is
 fetched), a submission put in place, run_autograder run from the root,
-results.json read.  Exercism: a run.sh that calls the contract, given a slug,
-an input folder and an output folder.  PrairieLearn: the entrypoint on a root
-laid out as /grade is.
+results.json read; a grader that fails writes none.  Exercism: a run.sh that
+calls the contract, given a slug, an input folder and an output folder, timed
+against Exercism's budget.  PrairieLearn: the entrypoint on a root laid out
+as /grade is.
 """
 
 import json
@@ -14,14 +16,16 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import time
 import zipfile
 
 import pip
 import pytest
 
-from lesson.grader import bundle
-from lesson.grader.contract import CHECKS
-from test_formats import exercism_problems, gradescope_problems, prairielearn_problems
+from lesson.grader import bundle, formats
+from lesson.grader.contract import CHECKS, TIME_LIMIT, time_limits
+from platform_rules import (EXERCISM, exercism_problems,   # the published rules
+                            gradescope_problems, prairielearn_problems)
 
 from conftest import SAMPLES      # tests/learner_corpus and the site's samples
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -143,8 +147,23 @@ def test_the_readme_gives_the_points_and_their_total(tmp_path):
 def test_gradescope_grades_a_notebook_and_names_the_file_among_helpers(gradescope):
     document = json.loads(run_autograder(gradescope, "notebook.ipynb"))
     assert document["score"] > 0
+    document = json.loads(run_autograder(gradescope, "notebook_correct.ipynb", "forgot_max.py"))
+    assert document["score"] == 20, document["output"]        # the only notebook; a helper
     document = json.loads(run_autograder(gradescope, "correct_lists.py", "forgot_max.py"))
     assert document["score"] == 0 and "none is named softmax_exercise.py" in document["output"]
+
+
+def test_a_grader_that_fails_on_gradescope_writes_no_results_and_says_why(
+        tmp_path, monkeypatch, capsys):
+    """No results.json is Gradescope's failed autograder run: no 0 to dispute."""
+    problem = "The checker failed, not your file: the sandbox could not start."
+    monkeypatch.setattr(bundle, "_grade", lambda *args, **kwargs: dict(
+        formats._example(), load={"status": "unstarted"}, problem=problem))
+    (tmp_path / "submission").mkdir()
+    assert bundle.run_gradescope(str(tmp_path)) == 1
+    assert not (tmp_path / "results" / "results.json").exists()   # GRADESCOPE["failed run"]
+    said = capsys.readouterr().out
+    assert said.startswith("run_autograder: the grader failed, not the submission") and problem in said
 
 
 def test_gradescope_scores_an_empty_submission_zero_and_says_why(gradescope):
@@ -169,10 +188,89 @@ def test_the_exercism_contract_writes_results_and_exits_0(tmp_path):
                           env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert done.returncode == 0, done.stderr
     text = (output / "results.json").read_text()
-    assert exercism_problems(text) == []
+    assert exercism_problems(text, ran=True, solution=solution) == []
     document = json.loads(text)
     assert document["status"] == "fail"
     assert [t["status"] for t in document["tests"]].count("fail") == 3
+
+
+def test_the_exercism_runner_reports_a_file_that_does_not_load_as_an_error(tmp_path):
+    """No test ran: the status is error, the message says why, and names the
+    file as it is in the solution's folder, not by its full path."""
+    solution, output = tmp_path / "solution", tmp_path / "output"
+    solution.mkdir()
+    output.mkdir()
+    shutil.copy(SAMPLES / "syntax_error.py", solution / "softmax_weights.py")
+    assert bundle.run_exercism("softmax-weights", f"{solution}/", f"{output}/") == 0
+    text = (output / "results.json").read_text()
+    assert exercism_problems(text, ran=False, solution=solution) == []
+    document = json.loads(text)
+    assert document["status"] == "error" and "syntax error" in document["message"]
+    assert {t["message"] for t in document["tests"]} == {None}
+
+
+SLOW_LOAD = """\
+import math
+import time
+
+time.sleep({seconds})         # every load of this file takes that long
+
+
+def softmax(x, axis=-1):
+    if isinstance(x[0], list):
+        if axis == 0:
+            return [list(r) for r in zip(*[softmax(list(c)) for c in zip(*x)])]
+        return [softmax(r) for r in x]
+    m = max(x)
+    if m == -math.inf:
+        raise ValueError("softmax: all -inf")
+    e = [math.exp(v - m) for v in x]
+    return [v / math.fsum(e) for v in e]
+
+
+def naive_softmax(x):
+    e = [math.exp(v) for v in x]
+    return [v / sum(e) for v in e]
+
+
+def rows_normalised(w, tol=1e-9):
+    while True:
+        pass
+
+
+entropy = rows_normalised
+"""
+
+
+def test_a_file_that_uses_up_its_time_fits_exercisms_budget_and_fails(tmp_path):
+    """The runner with the real budget, on the worst file: it loads slowly
+    and, after 12 checks that pass, two functions hang, so it reloads slowly
+    and uses up all the time a file may take.  The whole run, Python's start
+    and results.json included, stays inside Exercism's window; the status is
+    fail (12 tests ran and passed), with each check not run saying why."""
+    limit = formats.exercism_time_limit(TIME_LIMIT)
+    _, load, whole = time_limits(limit)
+    solution, output = tmp_path / "solution", tmp_path / "output"
+    solution.mkdir()
+    output.mkdir()
+    seconds = (whole - 2 * limit) / 2                      # two loads and two hangs: all of it
+    assert seconds < load
+    (solution / "softmax_weights.py").write_text(SLOW_LOAD.format(seconds=seconds))
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "lesson", "autograder", "exercism",
+                           "softmax-weights", f"{solution}/", f"{output}/"],
+                          capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    took = time.monotonic() - started
+    assert done.returncode == 0, done.stderr
+    assert whole - 1 < took < EXERCISM["budget"], took            # it used its time, and fits
+    text = (output / "results.json").read_text()
+    assert exercism_problems(text, ran=True, solution=solution) == []
+    document = json.loads(text)
+    statuses = [t["status"] for t in document["tests"]]
+    assert (document["status"], document["message"]) == ("fail", None)
+    assert statuses.count("pass") == 12 and set(statuses[12:]) == {"error"}
+    assert all(t["message"] for t in document["tests"][12:])
 
 
 def test_the_prairielearn_entrypoint_reads_student_and_writes_results(tmp_path):

@@ -1,9 +1,12 @@
 """lesson/grader/classroom.py: a class's submissions, found as teachers keep them.
 
-A class folder holds a file per student or a folder per student; a link out
-of the folder is graded and noted, a dangling link, an archive or any other
-file is skipped and named.  The folder a hostile class shares is in
-test_hostile_class.py.
+A class folder holds a file per student or a folder per student; a link to
+a file is that student's line, refused when graded (test_process.py), and a
+link to a folder, a dangling link, an archive or any other file is skipped
+and named.  In a student's folder one rule chooses the file graded (the
+starter's name, else the only notebook, else the only .py), and a folder
+where it chooses nothing is still the student's line in the table.  The
+folder a hostile class shares is in test_hostile_class.py.
 """
 
 import json
@@ -31,17 +34,18 @@ def test_a_class_folder_holds_files_and_folders_and_says_what_it_skipped(tmp_pat
     (tmp_path / "outside.py").write_text("")
     (folder / "eve.py").symlink_to(tmp_path / "outside.py")
     (folder / "gus.py").symlink_to(tmp_path / "nothing.py")
+    (folder / "hal").symlink_to(folder / "ann")
     entries, skipped = classroom.find([str(folder)])
     shown = [entry.shown_as for entry in entries]
     assert shown == [f"{folder}/ann/softmax_exercise.py", f"{folder}/bob.ipynb",
                      f"{folder}/cat/src/softmax_exercise.py", f"{folder}/eve.py",
                      f"{folder}/zoe.py"]
     assert entries[0].folder == str(folder / "ann") and entries[1].folder is None
-    assert [e.note is not None for e in entries] == [False, False, False, True, False]
-    assert "outside the folder" in entries[3].note
+    assert [e.within for e in entries] == [None, "", None, "", ""]   # a link to no file
     why = dict(skipped)
-    assert set(why) == {f"{folder}/dan/", f"{folder}/gus.py", f"{folder}/notes.md",
+    assert set(why) == {f"{folder}/dan/", f"{folder}/gus.py", f"{folder}/hal", f"{folder}/notes.md",
                         f"{folder}/work.zip"}
+    assert "a link to a folder" in why[f"{folder}/hal"]
     assert "no .py file" in why[f"{folder}/dan/"] and "a link to nothing" in why[f"{folder}/gus.py"]
     assert "an archive" in why[f"{folder}/work.zip"]
 
@@ -54,6 +58,46 @@ def test_a_missing_path_or_an_empty_folder_is_one_line(tmp_path):
         classroom.find([str(tmp_path)])
     assert str(error.value).startswith("nothing to grade in the folder")
     assert "1 skipped" in str(error.value) and "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("files, chosen", [
+    (["mine.py"], "mine.py"),
+    (["analysis.ipynb"], "analysis.ipynb"),
+    (["analysis.ipynb", "helpers.py"], "analysis.ipynb"),           # the only notebook
+    (["helpers.py", "analysis.ipynb", "plots.py"], "analysis.ipynb"),
+    (["softmax_exercise.py", "analysis.ipynb"], "softmax_exercise.py"),   # the starter's name
+    (["softmax_exercise.ipynb", "draft.ipynb", "a.py"], "softmax_exercise.ipynb"),
+    (["softmax_exercise.py", "softmax_exercise.ipynb"], "softmax_exercise.py"),
+    (["a.py", "b.py"], None),                                        # none chosen
+    (["a.ipynb", "b.ipynb"], None),
+    (["a.ipynb", "b.ipynb", "helpers.py"], None),                    # notebooks, not one
+])
+def test_one_rule_chooses_the_file_in_a_students_folder(tmp_path, files, chosen):
+    for name in files:
+        (tmp_path / name).write_text("")
+    found, why = classroom.find_submission(str(tmp_path))
+    if chosen is None:
+        assert found is None and why.startswith("Your submission holds several")
+        assert all(name in why for name in files) and "softmax_exercise.py" in why
+    else:
+        assert (found, why) == (str(tmp_path / chosen), None)
+
+
+def test_a_folder_where_no_file_is_chosen_is_the_students_line_in_the_table(tmp_path):
+    for name in ("ann/analysis.ipynb", "ann/helpers.py", "bo/a.py", "bo/b.py", "cy/notes.txt"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        shutil.copy(SAMPLES / ("notebook_correct.ipynb" if name.endswith(".ipynb")
+                               else "correct_lists.py"), tmp_path / name)
+    entries, skipped = classroom.find([str(tmp_path)])
+    assert [(e.shown_as, e.problem is None) for e in entries] == [
+        (f"{tmp_path}/ann/analysis.ipynb", True), (f"{tmp_path}/bo/", False)]
+    assert [name for name, _ in skipped] == [f"{tmp_path}/cy/"]          # nothing to choose
+    code, out, _, _ = check(str(tmp_path))
+    lines = out.splitlines()
+    rows = lines[next(i for i, line in enumerate(lines) if line.startswith("file  ")):]
+    assert rows[1].split() == [f"{tmp_path}/ann/analysis.ipynb", "20", "0"]
+    assert rows[2].split()[:3] == [f"{tmp_path}/bo/", "0", "20"] and code == 1
+    assert entries[1].problem in out          # its report says why, and what to do
 
 
 def test_a_students_folder_names_its_submission(tmp_path):

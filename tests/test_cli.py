@@ -5,6 +5,7 @@ run of it does (output folders, documents, exit codes) in test_session.py.
 """
 
 import argparse
+import pathlib
 import subprocess
 import sys
 
@@ -79,6 +80,23 @@ def test_every_command_is_listed_in_the_top_level_help():
     assert result.returncode == 0 and "usage: python -m lesson" in result.stdout
     for command in commands():
         assert command in result.stdout
+
+
+def test_the_program_is_named_as_it_was_run():
+    """softmax-lesson's usage says softmax-lesson, python -m lesson's says that."""
+    script = pathlib.Path(sys.executable).parent / "softmax-lesson"
+    if not script.exists():
+        pytest.skip("softmax-lesson is not installed beside this Python (pip install -e .)")
+    for argv, name in (([str(script)], "softmax-lesson"), ([sys.executable, "-m", "lesson"],
+                                                          "python -m lesson")):
+        shown = subprocess.run(argv + ["check", "--help"], capture_output=True, text=True,
+                               timeout=60)
+        assert shown.stdout.startswith(f"usage: {name} check "), shown.stdout[:80]
+        wrong = subprocess.run(argv + ["table", "abc"], capture_output=True, text=True,
+                               timeout=60)
+        assert wrong.stderr == f"{name} table: error: 'abc' is not a number\n"
+    assert cli.program("/venv/bin/softmax-lesson") == "softmax-lesson"
+    assert cli.program("/site-packages/lesson/__main__.py") == "python -m lesson"
 
 
 @pytest.mark.parametrize("command", commands())

@@ -1,12 +1,15 @@
-"""The checker's results in each platform's format, checked against the format
-as the platform publishes it.
+"""The checker's results in each platform's format, checked against the rules
+the platform publishes, for every file of a corpus: honest, wrong, not
+loading, timing out, printing HTML, hostile.
 
-The schemas below are written from each platform's documentation: Gradescope's
-"Autograder Specifications" (results.json), PrairieLearn's "External Grading"
-(results.json), Exercism's test runner interface.md (version 3), and JUnit XML
-as junitparser (a real consumer) reads it.  Each sample is graded once, in the
-background, when the module starts.  What a run of the checker does with
-the documents (output folders, one per file, exit codes) is test_session.py's.
+The rules are data in platform_rules.py, each with the page and section
+it comes from: Gradescope's "Autograder Specifications", PrairieLearn's
+"External Grading", Exercism's test runner interface (version 3), and
+Jenkins' JUnit schema (junit-10.xsd, validated with xmlschema) as well as
+junitparser, a real reader.  Each sample is graded once, in the background,
+when the module starts.  What a run of the checker does with the documents
+(output folders, one per file, exit codes) is test_session.py's; what the
+platforms' runners do is test_bundle.py's.
 """
 
 import concurrent.futures
@@ -24,129 +27,11 @@ from lesson.grader import formats
 
 from conftest import SAMPLES      # tests/learner_corpus and the site's samples
 from corpus import check         # python -m lesson check, as a teacher runs it
+from platform_rules import (EXERCISM, GRADESCOPE, PLATFORMS, PRAIRIELEARN,   # the rules
+                            exercism_problems, gradescope_problems, junit_problems,
+                            junit_suites, prairielearn_problems)
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FAST = 0.5                     # seconds per check for the files that hang
-
-# --- The published formats -------------------------------------------------------
-# key: (required, types, allowed values or None).  A key not listed is not in
-# the format.
-
-NUMBER = (int, float)
-VISIBILITY = {"hidden", "after_due_date", "after_published", "visible"}
-TEXT_FORMATS = {"text", "html", "simple_format", "md", "ansi"}
-
-GRADESCOPE = {
-    "score": (True, NUMBER, None), "execution_time": (False, NUMBER, None),
-    "output": (False, str, None), "output_format": (False, str, TEXT_FORMATS),
-    "test_output_format": (False, str, TEXT_FORMATS),
-    "test_name_format": (False, str, TEXT_FORMATS),
-    "visibility": (False, str, VISIBILITY), "stdout_visibility": (False, str, VISIBILITY),
-    "extra_data": (False, dict, None), "tests": (True, list, None),
-    "leaderboard": (False, list, None),
-}
-# The issue asks for name, score, max_score, status, output and visibility on each.
-GRADESCOPE_TEST = {
-    "score": (True, NUMBER, None), "max_score": (True, NUMBER, None),
-    "status": (True, str, {"passed", "failed"}), "name": (True, str, None),
-    "name_format": (False, str, TEXT_FORMATS), "number": (False, str, None),
-    "output": (True, str, None), "output_format": (False, str, TEXT_FORMATS),
-    "tags": (False, list, None), "visibility": (True, str, VISIBILITY),
-    "extra_data": (False, dict, None),
-}
-
-PRAIRIELEARN = {
-    "gradable": (False, bool, None), "score": (False, NUMBER, None),
-    "message": (False, str, None), "output": (False, str, None),
-    "images": (False, list, None), "tests": (False, list, None),
-    "format_errors": (False, (str, list), None),
-}
-PRAIRIELEARN_TEST = {
-    "name": (True, str, None), "description": (True, str, None),
-    "points": (True, NUMBER, None), "max_points": (True, NUMBER, None),
-    "message": (True, str, None), "output": (True, str, None),
-    "images": (False, list, None),
-}
-PRAIRIELEARN_MAX_BYTES = 1_000_000
-
-EXERCISM = {
-    "version": (True, int, {3}), "status": (True, str, {"pass", "fail", "error"}),
-    "message": (False, (str, type(None)), None), "tests": (True, list, None),
-}
-EXERCISM_TEST = {
-    "name": (True, str, None), "test_code": (True, str, None),
-    "status": (True, str, {"pass", "fail", "error"}),
-    "message": (False, (str, type(None)), None), "output": (False, (str, type(None)), None),
-    "task_id": (True, int, {1, 2, 3, 4}),
-}
-EXERCISM_OUTPUT_CAP = 500
-
-
-def problems(document, fields, where="the document"):
-    """What in document breaks fields (see above): [] when it follows them."""
-    if not isinstance(document, dict):
-        return [f"{where} is a {type(document).__name__}, not an object"]
-    found = [f"{where} has {key!r}, which the format does not have"
-             for key in document if key not in fields]
-    for key, (required, types, allowed) in fields.items():
-        if key not in document:
-            found += [f"{where} lacks {key!r}"] if required else []
-            continue
-        value = document[key]
-        if isinstance(value, bool) and bool not in (types if isinstance(types, tuple)
-                                                    else (types,)):
-            found.append(f"{where}[{key!r}] is a bool")
-        elif not isinstance(value, types):
-            found.append(f"{where}[{key!r}] is a {type(value).__name__}")
-        elif allowed is not None and value not in allowed:
-            found.append(f"{where}[{key!r}] is {value!r}, not one of {sorted(allowed)}")
-    return found
-
-
-def gradescope_problems(text):
-    document = json.loads(text)
-    found = problems(document, GRADESCOPE)
-    for i, test in enumerate(document.get("tests", [])):
-        found += problems(test, GRADESCOPE_TEST, f"tests[{i}]")
-        if not found and not 0 <= test["score"] <= test["max_score"]:
-            found.append(f"tests[{i}] scores {test['score']} of {test['max_score']}")
-    if not found and document["score"] != sum(t["score"] for t in document["tests"]):
-        found.append("the score is not the sum of the tests' scores")
-    return found
-
-
-def prairielearn_problems(text):
-    document = json.loads(text)
-    found = problems(document, PRAIRIELEARN)
-    if len(text.encode()) > PRAIRIELEARN_MAX_BYTES:
-        found.append("results.json is over 1 MB")
-    if document.get("gradable", True):
-        if not (isinstance(document.get("score"), NUMBER) and 0 <= document["score"] <= 1):
-            found.append("a gradable result needs a score in [0, 1]")
-    elif "format_errors" not in document:
-        found.append("a result that is not gradable says why in format_errors")
-    for i, test in enumerate(document.get("tests", [])):
-        found += problems(test, PRAIRIELEARN_TEST, f"tests[{i}]")
-    return found
-
-
-def exercism_problems(text):
-    document = json.loads(text)
-    found = problems(document, EXERCISM)
-    if document.get("status") == "error" and not isinstance(document.get("message"), str):
-        found.append("status error needs a message")
-    for i, test in enumerate(document.get("tests", [])):
-        found += problems(test, EXERCISM_TEST, f"tests[{i}]")
-        if len(test.get("output") or "") > EXERCISM_OUTPUT_CAP:
-            found.append(f"tests[{i}]['output'] is over {EXERCISM_OUTPUT_CAP} characters")
-    return found
-
-
-def junit_suites(text):
-    """The document as junitparser reads it: [(suite, [(case, result kinds)])]."""
-    document = junitparser.JUnitXml.fromstring(text)
-    assert isinstance(document, junitparser.JUnitXml), "the root is not <testsuites>"
-    return [(suite, [(case, [type(r).__name__ for r in case.result]) for case in suite])
-            for suite in document]
 
 
 # --- The samples, graded once -----------------------------------------------------
@@ -163,27 +48,78 @@ def softmax(x, axis=-1):
 
 naive_softmax = rows_normalised = entropy = softmax
 """
-# sample: (path relative to SAMPLES, or None for OVER_BUDGET; the check's limit)
+# A right answer that prints markup, at the top and in each call.
+PRINTS_HTML = """\
+import math
+
+print("<h1>20/20</h1><script>alert('graded')</script>")
+
+
+def softmax(x, axis=-1):
+    print("<b>softmax</b> & <i>friends</i>")
+    if isinstance(x[0], list):
+        if axis == 0:
+            return [list(r) for r in zip(*[softmax(list(c)) for c in zip(*x)])]
+        return [softmax(r) for r in x]
+    m = max(x)
+    if m == -math.inf:
+        raise ValueError("softmax: all -inf")
+    e = [math.exp(v - m) for v in x]
+    return [v / math.fsum(e) for v in e]
+"""
+# A syntax error whose line is markup to an HTML reader.
+HTML_SYNTAX_ERROR = """\
+def softmax(x, axis=-1):
+    if a<b and c > 0
+        return x
+"""
+# Characters XML 1.0 has no place for, markup, and a CDATA end, everywhere
+# a learner's text goes: what it prints, and what its function raises.
+CONTROL_CHARACTERS = """\
+print("nul\\x00 escape\\x1b[2J tab\\t vt\\x0b ]]> &amp; \\ufffe")
+
+
+def softmax(x, axis=-1):
+    print("\\x07bell <tag attr='\\"'>")
+    raise ValueError("\\x00\\x1b[31mred\\x1b[0m <![CDATA[ ]]> \\"quoted\\" 'single' &")
+
+
+naive_softmax = rows_normalised = entropy = softmax
+"""
+WRITTEN = {"over_budget.py": OVER_BUDGET, "prints_html.py": PRINTS_HTML,
+           "html_syntax_error.py": HTML_SYNTAX_ERROR,
+           "control_characters.py": CONTROL_CHARACTERS}
+
+# sample: (a file of SAMPLES, or one of WRITTEN; the check's limit)
 CASES = {
     "correct": ("correct_lists.py", exercise.TIME_LIMIT),
     "wrong": ("forgot_max.py", exercise.TIME_LIMIT),
+    "wrong answers": ("wrong_entropy_bits.py", exercise.TIME_LIMIT),
     "does not load": ("syntax_error.py", exercise.TIME_LIMIT),
     "hangs": ("never_returns.py", FAST),
     "notebook": ("notebook.ipynb", exercise.TIME_LIMIT),
     "prints": ("prints_everywhere.py", exercise.TIME_LIMIT),
     "imports the lesson": ("uses_reference.py", exercise.TIME_LIMIT),
-    "over budget": (None, 0.2),
+    "over budget": ("over_budget.py", 0.2),
+    "prints HTML": ("prints_html.py", exercise.TIME_LIMIT),
+    "HTML in a syntax error": ("html_syntax_error.py", exercise.TIME_LIMIT),
+    "control characters": ("control_characters.py", exercise.TIME_LIMIT),
+    "stops its process": ("hostile_os_exit_in_function.py", exercise.TIME_LIMIT),
+    "exits while loading": ("hostile_sys_exit_top.py", exercise.TIME_LIMIT),
+    "prints a flood": ("hostile_huge_print.py", exercise.TIME_LIMIT),
+    "writes to every pipe": ("writes_to_every_fd.py", exercise.TIME_LIMIT),
 }
 
 
 @pytest.fixture(scope="module")
 def grading(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("over_budget")
-    (folder / "slow.py").write_text(OVER_BUDGET)
+    folder = tmp_path_factory.mktemp("written")
+    for name, text in WRITTEN.items():
+        (folder / name).write_text(text)
 
     def grade(name):
         path, limit = CASES[name]
-        path = str(SAMPLES / path) if path else str(folder / "slow.py")
+        path = str(folder / path) if path in WRITTEN else str(SAMPLES / path)
         return runner.run(path, limit, shown_as=os.path.basename(path))
     with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
         futures = {name: pool.submit(grade, name) for name in sorted(
@@ -202,15 +138,20 @@ def documents(result, name):
             "exercism": formats.exercism(result, limit), "junit": formats.junit([result], limit)}
 
 
-# --- Every document follows its format ------------------------------------------
+def loaded(result):
+    return result["load"]["status"] == "ok"
+
+
+# --- Every document follows its platform's rules -----------------------------------
 
 @pytest.mark.parametrize("name", CASES)
-def test_every_document_follows_its_published_format(graded, name):
+def test_every_document_follows_its_platforms_rules(graded, name):
     result = graded[name]
     made = documents(result, name)
     assert gradescope_problems(made["gradescope"]) == []
     assert prairielearn_problems(made["prairielearn"]) == []
-    assert exercism_problems(made["exercism"]) == []
+    assert exercism_problems(made["exercism"], ran=loaded(result)) == []
+    assert junit_problems(made["junit"]) == []
     # Every check's entry was among those checked; PrairieLearn lists none it cannot grade.
     checks = len(exercise.CHECKS)
     assert [len(json.loads(made[form])["tests"]) for form in ("gradescope", "exercism")] == [checks] * 2
@@ -226,13 +167,101 @@ def test_every_document_follows_its_published_format(graded, name):
     assert suite.time == pytest.approx(result["seconds"])
 
 
-def test_the_format_checks_find_what_breaks_a_format():
-    """The checks above find a broken test entry, so a document that passes was read."""
-    entry = {"name": "softmax: x", "status": "passed"}           # no score, no output
-    for found in (gradescope_problems(json.dumps({"score": 0, "tests": [entry]})),
-                  prairielearn_problems(json.dumps({"gradable": True, "score": 0, "tests": [entry]})),
-                  exercism_problems(json.dumps({"version": 3, "status": "pass", "tests": [entry]}))):
-        assert found and all(problem.startswith("tests[0]") for problem in found), found
+def test_the_corpus_holds_every_kind_of_file(graded):
+    """Honest, wrong, not loading, timing out, printing HTML, hostile: each
+    kind is there, so the documents above were checked on it."""
+    statuses = {c["status"] for r in graded.values() for c in r["checks"]}
+    loads = {r["load"]["status"] for r in graded.values()}
+    assert {"pass", "fail", "error", "timeout", "not run"} <= statuses
+    assert {"ok", "syntax"} <= loads and len(loads) >= 3
+    assert any(r["passed"] == len(exercise.CHECKS) for r in graded.values())
+    printed = "".join(r["stdout"] + "".join(c["stdout"] for c in r["checks"])
+                      for r in graded.values())
+    assert "<h1>20/20</h1>" in printed and "\x00" in printed
+
+
+def test_the_rule_checks_find_what_breaks_each_rule():
+    """Each check above finds a document that breaks its platform's rules, so
+    a document that passes them was read."""
+    gradescope = {"tests": [{"name": "softmax: x", "status": "passd", "output": 3}],
+                  "output": "<h1>20/20</h1>"}
+    found = gradescope_problems(json.dumps(gradescope))
+    assert any("'status'] is 'passd'" in f for f in found)
+    assert any("'output'] is a int" in f for f in found) and any("no score" in f for f in found)
+    assert "output is rendered as 'simple_format', not as written" in found
+    assert gradescope_problems(json.dumps(dict(gradescope, tests=[], score=0, output_format="text"))) == []
+
+    found = prairielearn_problems(json.dumps({"score": 1.5, "tests": [{"name": "x"}]}))
+    assert "a gradable result needs a score in [0.0, 1.0]" in found
+    assert "tests[0] lacks 'points'" in found
+    assert prairielearn_problems(json.dumps({"gradable": False})) == [
+        "a result that is not gradable says why in format_errors"]
+
+    test = {"name": "x", "test_code": "f()", "status": "fail", "message": "", "output": "y" * 501}
+    found = exercism_problems(json.dumps({"version": 3, "status": "error", "tests": [test]}),
+                              ran=True)
+    assert "status error needs a message" in found
+    assert any("'message'] is empty" in f for f in found)
+    assert any("over 500 characters" in f for f in found)
+    assert "status error, where the interface gives fail" in found
+    found = exercism_problems(json.dumps({"version": 3, "status": "fail", "message": "",
+                                          "tests": []}))
+    assert "status fail has a message: it must be null or omitted" in found
+    found = exercism_problems(json.dumps({"version": 3, "status": "error", "message":
+                                          "No module in /mnt/solution/x.py"}), solution="/mnt/solution/")
+    assert found == ["a full path: name a file as <solution-dir>/relative/path"]
+
+    found = junit_problems('<testsuites skipped="0"><testsuite tests="1"><testcase/>'
+                           '</testsuite></testsuites>')
+    assert len(found) == 2 and "'skipped' attribute not allowed" in found[0]
+    assert "missing required attribute 'name'" in found[1]
+
+
+def test_every_rule_names_where_the_platform_writes_it():
+    for name, rules in PLATFORMS.items():
+        assert set(rules) - {"sources"} == set(rules["sources"]), name
+        assert all(source.startswith("https://") for source in rules["sources"].values()), name
+
+
+# --- Gradescope -------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, markup", [
+    ("prints HTML", "<h1>20/20</h1><script>alert('graded')</script>"),
+    ("prints HTML", "<b>softmax</b> & <i>friends</i>"),
+    ("HTML in a syntax error", "if a<b and c > 0"),
+    ("control characters", "<tag attr='\"'>"),
+])
+def test_a_learners_markup_is_shown_as_written_on_gradescope(graded, name, markup):
+    """Gradescope renders its top-level output as HTML unless told: every text
+    that holds what a learner's code wrote is declared plain text."""
+    document = json.loads(formats.gradescope(graded[name]))
+    texts = [document["output"]] + [t["output"] for t in document["tests"]]
+    assert any(markup in text for text in texts)
+    assert gradescope_problems(json.dumps(document)) == []     # each of them is "text"
+
+
+def test_the_grader_failing_is_no_gradescope_document():
+    """Gradescope has no document for a grader's own failure: a run with no
+    valid results.json is a failed run, where any document would be a grade."""
+    broken = dict(formats._example(), load={"status": "unstarted"},
+                  problem="The checker failed, not your file: the sandbox could not start.")
+    assert formats.gradescope(broken) is None                 # GRADESCOPE["failed run"]
+
+
+@pytest.mark.parametrize("mode", ["bwrap", "user", "none"])
+def test_a_file_graded_without_confinement_says_so_in_every_document_that_can(graded, mode):
+    """A file that ran with the grader's own rights (mode "none") says so at
+    the top of Gradescope's and PrairieLearn's outputs; a sandboxed one, or
+    one run as a user of its own, does not.  JUnit names the mode as a
+    property (valid where junit-10.xsd allows one); Exercism's top-level
+    message is only for a file that did not load, so it has no place there."""
+    result = dict(graded["correct"], sandbox=mode)
+    made = documents(result, "correct")
+    for form in ("gradescope", "prairielearn"):
+        said = formats.UNCONFINED in json.loads(made[form])["output"]
+        assert said == (mode == "none"), form
+    assert junit_problems(made["junit"]) == []
+    assert f'<property name="sandbox" value="{mode}"/>' in made["junit"]
 
 
 def test_a_correct_file_scores_full_marks_everywhere(graded):
@@ -300,6 +329,7 @@ def test_a_file_that_does_not_load_scores_zero_and_says_why(graded):
 
     exercism = json.loads(made["exercism"])
     assert exercism["status"] == "error" and exercism["message"].startswith(result["problem"])
+    assert {(t["status"], t["message"]) for t in exercism["tests"]} == {("error", None)}
 
     [(suite, cases)] = junit_suites(made["junit"])
     assert suite.errors == len(exercise.CHECKS)
@@ -337,7 +367,7 @@ def test_printed_output_is_capped_for_exercism_and_safe_in_xml(graded):
     result = graded["prints"]
     exercism = json.loads(formats.exercism(result, exercise.TIME_LIMIT))
     outputs = [t["output"] for t in exercism["tests"] if t["output"]]
-    assert outputs and all(len(o) <= EXERCISM_OUTPUT_CAP for o in outputs)
+    assert outputs and all(len(o) <= EXERCISM["output cap"] for o in outputs)
     assert "\x1b" in result["stdout"] or any("\x1b" in c["stdout"] for c in result["checks"])
     [(suite, cases)] = junit_suites(formats.junit([result], exercise.TIME_LIMIT))
     assert "softmax got" in cases[0][0].system_out
@@ -347,8 +377,8 @@ def test_exercism_truncates_long_output_with_its_message():
     check = dict(formats._example()["checks"][0], stdout="x" * 2000)
     result = dict(formats._example(), checks=[check])
     [test] = json.loads(formats.exercism(result, 1.0))["tests"]
-    assert len(test["output"]) == EXERCISM_OUTPUT_CAP
-    assert test["output"].endswith("Output was truncated. Please limit to 500 chars")
+    assert len(test["output"]) == EXERCISM["output cap"]
+    assert test["output"].endswith(EXERCISM["truncated"])
 
 
 def test_a_file_that_imports_the_lesson_says_so_and_scores_nothing(graded):
@@ -357,13 +387,25 @@ def test_a_file_that_imports_the_lesson_says_so_and_scores_nothing(graded):
     assert gradescope["score"] == 0 and report.REFERENCE in gradescope["output"]
 
 
-def test_a_file_over_exercisms_budget_is_an_error(graded):
+def test_a_file_that_uses_up_its_time_fails_on_exercism_and_each_test_says_why(graded):
+    """Its tests ran (they timed out): the status is fail, not error, with no
+    message at the top; each test not run says why in its own message."""
     result = graded["over budget"]
     limit = CASES["over budget"][1]
     assert result["seconds"] >= exercise.time_limits(limit)[2]
     exercism = json.loads(formats.exercism(result, limit))
-    assert exercism["status"] == "error"
-    assert exercism["message"].startswith("Your file used up the")
+    assert (exercism["status"], exercism["message"]) == ("fail", None)
+    assert {t["status"] for t in exercism["tests"]} == {"error"}
+    assert all(t["message"].startswith(("input:", "not run:")) for t in exercism["tests"])
+
+
+def test_exercism_cuts_a_message_past_its_cap():
+    load = {"status": "syntax", "line": 3, "where": "line 3", "message": "x" * 70_000,
+            "code": "("}
+    broken = dict(formats._example(), load=load, problem=report.problem(load))
+    document = json.loads(formats.exercism(broken, 1.0))
+    assert len(document["message"]) == EXERCISM["message cap"]
+    assert exercism_problems(json.dumps(document), ran=False) == []
 
 
 def test_points_weigh_each_functions_checks(graded):
@@ -393,10 +435,30 @@ def test_bad_points_are_named_in_the_error(texts, message):
 
 
 def test_the_exercism_limit_fits_a_whole_file_in_its_budget():
+    assert formats.EXERCISM_BUDGET == EXERCISM["budget"]
+    assert formats.EXERCISM_OUTPUT == EXERCISM["output cap"]
+    assert formats.EXERCISM_MESSAGE == EXERCISM["message cap"]
+    assert formats.exercism_time_limit(exercise.TIME_LIMIT) == exercise.TIME_LIMIT
     for limit in (0.1, 0.5, 1.0, 2.0, 7.5):
         fits = formats.exercism_time_limit(limit)
         assert fits <= limit
-        assert exercise.time_limits(fits)[2] <= formats.EXERCISM_BUDGET - formats.EXERCISM_MARGIN
+        assert exercise.time_limits(fits)[2] <= EXERCISM["budget"] - formats.EXERCISM_MARGIN
+
+
+def test_a_whole_file_fits_each_platforms_default_timeout():
+    """With room for Python to start, as on Exercism: a file that uses up all
+    its time still gets its results written."""
+    whole = exercise.time_limits(exercise.TIME_LIMIT)[2] + formats.EXERCISM_MARGIN
+    assert whole <= PRAIRIELEARN["timeout"] and whole <= GRADESCOPE["timeout"]
+
+
+def test_the_exercises_page_states_exercisms_budget_as_the_code_has_it():
+    page = (ROOT / "docs" / "exercises.md").read_text()
+    limit = formats.exercism_time_limit(exercise.TIME_LIMIT)
+    said = " ".join(page[page.index("#### Exercism"):page.index("#### GitLab")].split())
+    assert (f"Exercism gives a whole run {EXERCISM['budget']:g} seconds" in said
+            and f"each check gets {limit:g} seconds" in said
+            and f"a whole file at most {exercise.time_limits(limit)[2]:g}" in said), said
 
 
 def test_document_names_tell_every_submission_apart():
@@ -426,6 +488,7 @@ def test_junit_for_several_files_is_one_document():
     files = [str(SAMPLES / "forgot_max.py"), str(SAMPLES / "syntax_error.py")]
     done = check("--format", "junit", *files)
     assert done.returncode == 1
+    assert junit_problems(done.stdout) == []
     suites = junit_suites(done.stdout)
     assert [suite.name for suite, _ in suites] == files
     document = junitparser.JUnitXml.fromstring(done.stdout)

@@ -9,6 +9,11 @@ command line (test_exercise.py, test_learner_corpus.py, test_hostile_class.py).
 
 import json
 import math
+import os
+import subprocess
+import sys
+
+import pytest
 
 from lesson.grader import contract, harness
 
@@ -85,3 +90,64 @@ def test_a_module_name_that_would_hide_another_module_is_replaced():
     assert harness.module_name("/work/ann_softmax.py") == "ann_softmax"
     for taken in ("/work/json.py", "/work/lesson.py", "/work/class.py", "/work/my file.py"):
         assert harness.module_name(taken) == "softmax_exercise", taken
+
+
+NETWORK_TRIES = """
+import socket, sys
+sys.path.insert(0, sys.argv[1])
+import harness
+harness.seal()
+tried = {}
+for name, family, kind, address in [
+        ("tcp", socket.AF_INET, socket.SOCK_STREAM, ("127.0.0.1", 9)),
+        ("udp6", socket.AF_INET6, socket.SOCK_DGRAM, ("::1", 9)),
+        ("netlink", socket.AF_NETLINK, socket.SOCK_RAW, None),
+        ("abstract", socket.AF_UNIX, socket.SOCK_STREAM, "\\0lesson-harness-test"),
+        ("named", socket.AF_UNIX, socket.SOCK_DGRAM, "/dev/log")]:
+    try:
+        made = socket.socket(family, kind)
+        if kind == socket.SOCK_DGRAM and family == socket.AF_UNIX:
+            made.sendto(b"x", address)
+        elif address is not None:
+            made.connect(address)
+        tried[name] = "reached"
+    except OSError as error:
+        tried[name] = type(error).__name__
+try:
+    socket.socket(socket.AF_UNIX, socket.SOCK_STREAM).bind("\\0lesson-harness-bind")
+    tried["bind"] = "bound"
+except OSError as error:
+    tried["bind"] = type(error).__name__
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+KEY_SPEC_USER_KEYRING, KEYCTL_GET_KEYRING_ID = -4, 0
+import platform
+keyctl = harness._SEALED_CALLS[platform.machine()][3][-1]
+tried["keyring"] = (libc.syscall(keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_USER_KEYRING, 0),
+                    ctypes.get_errno())
+first, second = socket.socketpair()
+first.send(b"ok")
+tried["socketpair"] = second.recv(2).decode()
+import multiprocessing
+with multiprocessing.Pool(2) as pool:
+    tried["pool"] = pool.map(abs, [-1, -2])
+print(tried)
+"""
+
+
+def test_a_sealed_process_has_socketpair_and_nothing_else(tmp_path):
+    """The filter a sandboxed learner, or a user of its own, runs under: every
+    socket of the network, every Unix socket of the machine (abstract or
+    named) and the kernel's keyrings, refused at once; a socketpair and
+    multiprocessing still work, in the process and those it starts."""
+    import platform
+    if platform.machine() not in harness._SEALED_CALLS or sys.platform != "linux":
+        pytest.skip(f"no filter for {platform.machine()}")
+    folder = os.path.dirname(harness.__file__)
+    done = subprocess.run([sys.executable, "-c", NETWORK_TRIES, folder], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert eval(done.stdout) == {"tcp": "PermissionError", "udp6": "PermissionError",
+                                 "netlink": "PermissionError", "abstract": "PermissionError",
+                                 "named": "PermissionError", "bind": "PermissionError",
+                                 "keyring": (-1, 13), "socketpair": "ok", "pool": [1, 2]}

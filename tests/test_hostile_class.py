@@ -4,7 +4,7 @@ the checker or each other, graded with and without bubblewrap.
 Each file in tests/hostile_class/ is one hostile submission, its first
 comment saying what it tries; tests/hostile_class/classmates/ are honest
 ones (with the class folder's odd names added here: a newline in a name,
-a link out of the folder, a dangling link).  The hostile files sort first,
+a link out of the folder, which is refused, a dangling link).  The hostile files sort first,
 so they run before (and, with --jobs, beside) the classmates.
 
 For each mode the whole class is graded in ONE checker run, under
@@ -55,7 +55,7 @@ import threading
 
 import pytest
 
-from lesson.grader import contract, process
+from lesson.grader import contract, sandbox
 from corpus import ROOT, Run
 
 CORPUS = ROOT / "tests" / "hostile_class"
@@ -68,7 +68,7 @@ BWRAP_ONLY = {"forge_proc_stdout", "harm_pth", "harm_grader_append", "harm_kill_
 HARMS_FOLDER = {"harm_rewrite_classmates", "harm_plant_lesson", "harm_copy_classmate"}
 MODES = ["bwrap", "none"]
 DISK_PLACES = ["/tmp", "/var/tmp", "/dev/shm", "/"]  # where res_disk_1gib, harm_remount_root write
-HAS_BWRAP = process.sandbox_starts()
+HAS_BWRAP = sandbox.bwrap_starts()
 
 
 def _hostile_in(mode, group):
@@ -337,7 +337,8 @@ def test_the_class_folders_odd_files_are_graded_as_such():
             continue
         files = RUNS.get(mode, "alone").files
         assert "line 2" in files["./zz_dan.py"]["problem"], files["./zz_dan.py"]["problem"]
-        assert "outside the folder" in files["./zz_fay.py"]["note"]
+        assert files["./zz_fay.py"]["passed"] == 0 and "does not follow it" in \
+            files["./zz_fay.py"]["problem"], files["./zz_fay.py"]["problem"]
         assert files["./zz_eve\nlee.py"]["passed"] == 20
         assert files["./zz_ann/softmax_exercise.py"]["passed"] == 20
 

@@ -21,14 +21,15 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from corpus import CHECKER, CORPUS, HARD_CAP, Run
-from test_mistakes import named_in
+from lesson.grader import reading
+from test_mistakes import misspoken
 
 MANIFEST = json.loads((CORPUS / "manifest.json").read_text(encoding="utf-8"))
 KEYS = MANIFEST["checks"]
 CASES = MANIFEST["cases"]
 STATUSES = {"pass", "fail", "error", "timeout", "not run", "missing"}
 CHECK_FIELDS = {"function", "name", "input", "passed", "status", "expected", "got",
-                "hint", "stdout", "stderr"}
+                "hint", "mistakes", "stdout", "stderr"}
 FILE_FIELDS = {"file", "passed", "failed", "problem", "uses_reference", "checks"}
 OUTPUT_CAP = 100_000        # characters of learner output one check may carry
 BATCH_SECONDS_PER_FILE = 2  # the issue: a correct file is graded in <= 2 s
@@ -206,11 +207,21 @@ def test_hints_name_only_the_mistakes_the_file_makes(results, case):
     the ones the case's file makes ("mistakes"), or those its answers cannot
     be told from; a file that makes none is named none."""
     run, result = file_result(results, case)
-    said = [c["hint"] for c in result["checks"] if not c["passed"]]
-    named = set().union(*map(named_in, said))
+    said = [(c["mistakes"], c["hint"]) for c in result["checks"] if not c["passed"]]
+    named = set().union(*(set(names) for names, _ in said))
     assert named == set(case.get("mistakes", [])), said
     if case["category"] == "correct":
         assert not any(c["hint"] for c in result["checks"]), result["checks"]
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if not c.get("folder")
+                                  and c["file"].endswith(".py")], ids=ids)
+def test_hints_speak_the_dialect_of_the_code(results, case):
+    """Lists or NumPy, rows or columns (issue 39): a function written with lists
+    is told nothing in NumPy's words, and a check of columns hears no "each row"."""
+    run, result = file_result(results, case)
+    path = CORPUS / case["file"]
+    assert misspoken(result["checks"], reading.facts(path.read_bytes(), path.name)) == []
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.get("stdout") or c.get("stderr")], ids=ids)

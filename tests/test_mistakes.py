@@ -2,10 +2,14 @@
 
 Every file in tests/mistakes/ is right in three of the four functions and
 makes one usual mistake in the fourth.  The checker names a mistake only
-when it explains every answer the function gave (lesson/grader/mistakes.py),
-so each file's hints must name its own mistake, and, where its answers are
-those of other mistakes too (``TOLD_APART_BY_NONE``), those as well, in one
-"either ... or ..." sentence; no hint may name any other.  The files are
+when it explains every answer the function gave and the function's code
+could make it (lesson/grader/diagnosis.py), so each file's hints must name
+its own mistake, and, where its answers are those of other mistakes too
+(``ALIKE_IN_ANSWERS``) and its code does not rule them out
+(``NOT_RULED_OUT_BY_CODE``), those as well, in one "either ... or ..."
+sentence; no hint may name any other.  Without the code, the hints name
+every mistake alike in answers.  Which mistakes a hint names is read from
+the result's "mistakes" (``Diagnosis.names``), never from the hint's words.  The files are
 graded in this process, by the checker's own harness and judge, so the
 module stays quick; the page's editor runs the same grader
 (tests/test_runner_browser.py checks three of these files there).
@@ -17,8 +21,9 @@ import warnings
 
 import pytest
 
-from lesson.grader import contract, harness, judge
-from lesson.grader.mistakes import MISTAKES as USUAL, SIGNS, diagnose
+from lesson.grader import contract, harness, judge, reading
+from lesson.grader.diagnosis import Diagnosis, diagnose
+from lesson.grader.mistakes import MISTAKES as USUAL, SIGNS_SHOWN
 
 MISTAKES = pathlib.Path(__file__).parent / "mistakes"
 SEED = 11
@@ -30,8 +35,9 @@ MADE = {"softmax_nan_when_masked": "softmax_masked_row_unguarded",
         "softmax_float32": "float32", "softmax_rounded": "rounded",
         "naive_generator": "not_numbers", "softmax_no_axis_parameter": "not_a_parameter"}
 
-# Mistakes whose answers are the same on every check: a hint names them all.
-TOLD_APART_BY_NONE = [
+# Mistakes whose answers are the same on every check: where the learner's code
+# is not read, a hint names them all.
+ALIKE_IN_ANSWERS = [
     {"softmax_minus_min", "softmax_minus_mean"},         # both nan only beside a -inf
     {"softmax_whole_matrix_max", "softmax_max_down_columns", "softmax_keepdims_forgotten"},
     {"naive_subtracts_max", "naive_falls_back"},
@@ -39,27 +45,38 @@ TOLD_APART_BY_NONE = [
     {"rows_no_abs", "rows_loose_fixed_tolerance", "rows_allclose"},
 ]
 
-WORDS = {mistake.name: mistake.what for mistake in USUAL} | SIGNS
+# Files whose code cannot rule out a mistake alike in answers (lesson/grader/
+# reading.py): a list softmax that transposes for axis=0 could take its maximum
+# down the columns, and nothing in code tells a total compared with the number
+# of rows from a check of the first row alone.
+NOT_RULED_OUT_BY_CODE = {
+    "softmax_whole_matrix_max": {"softmax_whole_matrix_max", "softmax_max_down_columns"},
+    "rows_grand_total": {"rows_grand_total", "rows_first_row_only"},
+    "rows_first_row_only": {"rows_grand_total", "rows_first_row_only"},
+}
 
-
-def named_in(hint):
-    """The mistakes (and signs with a cause) a hint names, by their words."""
-    return {name for name, words in WORDS.items() if words in (hint or "")}
+NAMES = [mistake.name for mistake in USUAL] + [sign.name for sign in SIGNS_SHOWN]
 
 
 def alike(name):
     """The mistake and those whose answers it cannot be told from."""
-    return next((group for group in TOLD_APART_BY_NONE if name in group), {name})
+    return next((group for group in ALIKE_IN_ANSWERS if name in group), {name})
+
+
+def told(stem, read=True):
+    """What the hints of a file must name: its mistake, and those neither its
+    answers nor (when ``read``) its code tell it from."""
+    return NOT_RULED_OUT_BY_CODE.get(stem, {made(stem)}) if read else alike(made(stem))
 
 
 def made(stem):
     return MADE.get(stem, stem)
 
 
-def grade_here(path, seed=SEED):
-    """One file's results, graded in this process as a worker and the judge do."""
-    load, outcomes, checks = run_here(path, seed)
-    return judge.results(load, outcomes, checks=checks)
+def code_of(path):
+    """What a file's code shows, by function, as the checker reads it."""
+    path = pathlib.Path(path)
+    return reading.facts(path.read_bytes(), path.name)
 
 
 def run_here(path, seed=SEED):
@@ -94,45 +111,73 @@ def _run_here(path, checks, saved):
 
 @pytest.fixture(scope="module")
 def graded():
-    """{file stem: its results}, for every file in tests/mistakes."""
-    return {path.stem: grade_here(path) for path in sorted(MISTAKES.glob("*.py"))}
+    """{(file stem, its code read): its results}, for every file in tests/mistakes."""
+    out = {}
+    for path in sorted(MISTAKES.glob("*.py")):
+        load, outcomes, checks = run_here(path)
+        for read in (True, False):
+            out[path.stem, read] = judge.results(load, outcomes, checks=checks,
+                                                 code=code_of(path) if read else None)
+    return out
 
 
-def hints(results):
-    """The hints of the failing checks of one file's results."""
-    return [r["hint"] or "" for r in results if not r["passed"]]
+def named(results):
+    """For each failing check of one file's results, the names its hint names."""
+    return [set(r["mistakes"]) for r in results if not r["passed"]]
 
 
 def test_every_usual_mistake_has_a_file():
     stems = {made(path.stem) for path in MISTAKES.glob("*.py")}
-    assert {m.name for m in USUAL} | set(SIGNS) <= stems
+    assert set(NAMES) <= stems
     assert len(stems) >= 40
 
 
-def test_no_mistakes_words_hold_anothers():
-    for name, words in WORDS.items():
-        assert named_in(words) == {name}, (name, named_in(words))
+def test_every_mistake_and_sign_has_a_name_of_its_own():
+    assert len(NAMES) == len(set(NAMES)) > 40
+
+
+@pytest.mark.parametrize("read", [True, False], ids=["code read", "answers alone"])
+@pytest.mark.parametrize("stem", sorted(p.stem for p in MISTAKES.glob("*.py")))
+def test_each_mistake_is_caught_and_its_hint_names_it(graded, stem, read):
+    said = named(graded[stem, read])
+    assert said, f"{stem} passed every check"
+    wanted = told(stem, read)
+    assert set().union(*said) == wanted, (stem, said)     # its own, and those alike
+    for names in said:
+        assert names in ({made(stem)}, wanted, set()), names
+    for result in graded[stem, read]:
+        assert not result["mistakes"] or result["hint"], result   # a name comes with its hint
+
+
+# Words only NumPy code has: a list solution's hint holds none of them.
+NUMPY_WORDS = ("np.", "NumPy", "keepdims", "axis=axis", "(axis=-1)")
+
+
+def misspoken(results, code):
+    """The hints that speak another dialect than the code they are about: NumPy's
+    words to a function written with lists, or "each row" on a check of columns
+    (axis=0, the check's "input" says so)."""
+    wrong = []
+    for result in results:
+        facts = (code or {}).get(result["function"])
+        hint = result["hint"] or ""
+        if facts is not None and "numpy" not in facts and any(w in hint for w in NUMPY_WORDS):
+            wrong.append(hint)
+        if "axis=0" in result["input"] and "each row" in hint:
+            wrong.append(hint)
+    return wrong
 
 
 @pytest.mark.parametrize("stem", sorted(p.stem for p in MISTAKES.glob("*.py")))
-def test_each_mistake_is_caught_and_its_hint_names_it(graded, stem):
-    said = hints(graded[stem])
-    assert said, f"{stem} passed every check"
-    named = set().union(*map(named_in, said))
-    wanted = alike(made(stem))
-    assert named == wanted, (stem, said)                  # its own, and those alike
-    for hint in said:
-        assert named_in(hint) in ({made(stem)}, wanted, set()), hint
+def test_each_hint_speaks_the_dialect_of_the_code(graded, stem):
+    assert misspoken(graded[stem, True], code_of(MISTAKES / f"{stem}.py")) == []
 
 
-def test_a_hint_names_mistakes_alike_in_one_sentence(graded):
-    said = hints(graded["naive_falls_back"])
-    assert said[0].startswith("your answers fit two mistakes: either naive_softmax")
-    assert "; or naive_softmax falls back" in said[0]
-
-
-# file -> words the page's hint must hold (tests/test_runner_browser.py)
-PHRASES = {path.stem: WORDS[made(path.stem)] for path in MISTAKES.glob("*.py")}
+def test_a_hint_names_mistakes_alike_in_one_record(graded):
+    first = next(r for r in graded["naive_falls_back", False] if not r["passed"])
+    assert set(first["mistakes"]) == {"naive_subtracts_max", "naive_falls_back"}
+    first = next(r for r in graded["softmax_whole_matrix_max", True] if not r["passed"])
+    assert set(first["mistakes"]) == NOT_RULED_OUT_BY_CODE["softmax_whole_matrix_max"]
 
 
 def test_every_mistake_answers_every_check_of_its_function():
@@ -166,8 +211,11 @@ def test_a_hint_is_a_sentence_or_none_whatever_came_back(check):
     for outcome in outcomes:
         others = [(c, outcome, contract.right_answer(c)) for c in contract.CHECKS
                   if c.function == check.function]
-        said = diagnose(check, outcome, right, others)
-        assert said is None or isinstance(said, str), (outcome, said)
+        found = diagnose(check, outcome, right, others)
+        assert isinstance(found, Diagnosis), (outcome, found)
+        assert found.text is None or isinstance(found.text, str), (outcome, found)
+        assert set(found.names) <= set(NAMES), found
+        assert not found.names or found.text, found          # a name comes with its text
         if "value" in outcome:
             passed, got, wanted = judge.judge(check, outcome, right)
             assert isinstance(got, str) and isinstance(wanted, str)

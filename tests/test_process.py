@@ -15,7 +15,7 @@ import sys
 import time
 import uuid
 
-from lesson.grader import contract, process, report
+from lesson.grader import contract, process, report, sandbox, snapshot
 
 from conftest import SAMPLES      # tests/learner_corpus and the site's samples
 from corpus import MARK, ROOT, check, leftovers, starts_processes
@@ -37,7 +37,7 @@ def test_a_submission_is_graded_as_it_was_read(tmp_path):
     graded as it was: the worker gets the snapshot, never the file."""
     path = tmp_path / "softmax_exercise.py"
     shutil.copy(SAMPLES / "correct_lists.py", path)
-    read = process.snapshot(str(path))
+    read = snapshot.snapshot(str(path))
     contract.write_starter(str(path.with_name("starter.py")))
     path.write_bytes(path.with_name("starter.py").read_bytes())
     result = process.run(str(path), snapshot=read)
@@ -46,12 +46,12 @@ def test_a_submission_is_graded_as_it_was_read(tmp_path):
 
 def test_a_snapshot_says_why_a_file_cannot_be_graded(tmp_path):
     (tmp_path / "notes.txt").write_text("not code")
-    assert process.snapshot(str(tmp_path / "notes.txt")) == (
+    assert snapshot.snapshot(str(tmp_path / "notes.txt")) == (
         None, {"status": "not_python", "kind": ".txt"})
-    assert process.snapshot(str(tmp_path / "gone.py"))[1]["status"] == "missing"
+    assert snapshot.snapshot(str(tmp_path / "gone.py"))[1]["status"] == "missing"
     big = tmp_path / "big.py"
-    big.write_bytes(b"#" * (process.MOST_BYTES + 1))
-    submission, load = process.snapshot(str(big))
+    big.write_bytes(b"#" * (snapshot.MOST_BYTES + 1))
+    submission, load = snapshot.snapshot(str(big))
     assert submission is None and load["status"] == "unreadable" and "MiB" in load["message"]
 
 
@@ -65,21 +65,50 @@ def test_a_students_folder_is_read_with_its_helpers_but_not_its_links(tmp_path):
     (folder / ".git" / "config").write_text("")
     (folder / "elsewhere.py").symlink_to(tmp_path / "outside.py")
     (tmp_path / "outside.py").write_text("SECRET = 1\n")
-    submission, _ = process.snapshot(str(folder / "softmax_exercise.py"), folder=str(folder))
+    submission, _ = snapshot.snapshot(str(folder / "softmax_exercise.py"), folder=str(folder))
     assert submission.main == "softmax_exercise.py"
     assert sorted(submission.files) == ["helpers.py", "lib/more.py", "softmax_exercise.py"]
-    flat, _ = process.snapshot(str(folder / "softmax_exercise.py"), folder=str(folder),
+    flat, _ = snapshot.snapshot(str(folder / "softmax_exercise.py"), folder=str(folder),
                                inside=False)
     assert sorted(flat.files) == ["helpers.py", "softmax_exercise.py"]
 
 
-def test_the_sandbox_has_no_network_and_hides_the_lesson_and_the_class():
-    command = process.sandbox_command([sys.executable, process.HARNESS], hide=[str(ROOT / "tests")])
+def test_the_sandbox_is_built_up_from_nothing():
+    """No network, and nothing of the machine shown but the system, /etc's few
+    files, the Python running the checker and the libraries it maps: never
+    /, never a folder writable, and the lesson hidden wherever it is shown."""
+    command = sandbox.command([sys.executable, sandbox.HARNESS], hide=[str(ROOT / "tests")])
     assert os.path.basename(command[0]) == "bwrap" and command[-2:] == [sys.executable, "/tmp/.lesson-harness.py"]
     for flag in ("--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session"):
         assert flag in command
+    assert "--bind" not in command and "--dev-bind" not in command       # nothing writable
+    binds = [tuple(command[i + 1:i + 3]) for i, arg in enumerate(command)
+             if arg in ("--ro-bind", "--ro-bind-try")]
+    python = {source for source, _ in sandbox.python_paths()} | set(sandbox.mapped_libraries())
+    allowed = ({"/usr", os.devnull, sandbox.HARNESS, "/proc/sys", "/proc/sysrq-trigger"}
+               | set(sandbox.ETC_FILES) | python)
+    assert binds and all(source in allowed for source, _ in binds), binds
+    assert ("/", "/") not in binds and not any(s.startswith(("/run", "/var", "/srv", "/opt"))
+                                               for s, _ in binds)
+    copies = sandbox.lesson_copies(tuple(seen for _, seen in binds))
     hidden = {command[i + 1] for i, arg in enumerate(command) if arg == "--tmpfs"}
-    assert {process.LESSON_HOME, str(ROOT / "tests")} <= hidden
+    hidden |= {seen for source, seen in binds if source == os.devnull}
+    assert set(copies) <= hidden
+
+
+def test_the_lesson_is_found_wherever_a_site_packages_holds_it(tmp_path):
+    """Every copy of the lesson the sandbox would show is hidden: a package,
+    a module, its metadata and an editable install's finder, in any
+    site-packages under a place shown."""
+    site = tmp_path / "venv" / "lib" / "python3.11" / "site-packages"
+    for name in ("lesson/weights.py", "lesson.py", "softmax_weights_lesson-0.1.0.dist-info/RECORD",
+                 "__editable___softmax_weights_lesson_0_1_0_finder.py", "numpy/__init__.py"):
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text("")
+    found = sandbox.lesson_copies((str(tmp_path / "venv"),))
+    assert sorted(os.path.relpath(p, site) for p in found if p.startswith(str(site))) == [
+        "__editable___softmax_weights_lesson_0_1_0_finder.py", "lesson", "lesson.py",
+        "softmax_weights_lesson-0.1.0.dist-info"]
 
 
 def test_modules_in_the_learners_folder_shadow_nothing(tmp_path):

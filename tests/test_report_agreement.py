@@ -23,7 +23,7 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 
 from lesson.grader import classroom, contract, formats, judge, page, process, report
-from test_mistakes import run_here
+from test_mistakes import code_of, run_here
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "learner_corpus"
@@ -54,7 +54,8 @@ def grade(path):
     if benign(path):
         started = time.monotonic()
         load, outcomes, checks = run_here(path, SEED)
-        return dict(process.judged(load, outcomes, LIMIT, checks, shown), sandbox="none",
+        return dict(process.judged(load, outcomes, LIMIT, checks, shown, code_of(path)),
+                    sandbox="none",
                     seed=SEED, seconds=round(time.monotonic() - started, 3))
     return process.run(path, LIMIT, shown, "none", seed=SEED)
 

@@ -730,20 +730,24 @@ def test_bytes_the_runtime_adds_to_the_site(site):
         assert runs_only_in_a_terminal not in shipped
 
 
-def test_the_page_names_each_typical_mistake_as_the_terminal_does(runner):
+def test_the_page_names_each_typical_mistake_as_the_terminal_does(runner, tmp_path):
     """The editor runs the same grader: typical mistakes (tests/mistakes/, one for
     three of the functions; tests/test_mistakes.py grades all of them in the
-    terminal) are caught in the page, and a failing check's hint names each.
+    terminal, and reads the names each hint names) are caught in the page, with
+    the hints the terminal gives, word for word.  In each, only the code tells
+    the mistake from another alike in answers (lesson/grader/reading.py), so
+    the page must read the editor's text as the terminal reads the file.
     Each run in the page starts a fresh Python (from the judge's snapshot) and
     grades the file: about a second of CPU each, so three, one a function."""
-    from test_mistakes import MISTAKES, PHRASES
+    from test_mistakes import MISTAKES
     began = time.perf_counter()
-    chosen = ("entropy_log2", "softmax_whole_matrix_max", "rows_grand_total")
-    for name, phrase in [(n, PHRASES[n]) for n in chosen]:
-        lines = report_of(runner, (MISTAKES / f"{name}.py").read_text())
+    chosen = ("softmax_minus_mean", "naive_falls_back", "rows_no_abs")
+    for name in chosen:
+        source = (MISTAKES / f"{name}.py").read_text()
+        lines = report_of(runner, source)
         assert not lines[-1].endswith(" 0 failed"), (name, lines[-1])
-        assert any(line.lstrip().startswith("hint:") and phrase in line for line in lines), \
-            (name, [line for line in lines if "hint:" in line])
+        assert any(line.lstrip().startswith("hint:") for line in lines), (name, lines)
+        assert comparable(lines) == comparable(check_with_cli(tmp_path, source)), name
     print(f"\n{len(chosen)} mistakes checked in the page in "
           f"{time.perf_counter() - began:.1f} s")
 

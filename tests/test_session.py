@@ -13,14 +13,15 @@ test_formats.py's.
 import json
 import os
 import shutil
+import threading
 
 import pytest
 
-from lesson.grader import formats, process, session
+from lesson.grader import formats, process, sandbox, session, workers
 
 from conftest import SAMPLES      # tests/learner_corpus and the site's samples
 from corpus import check         # python -m lesson check, as a teacher runs it
-from test_formats import exercism_problems, gradescope_problems   # the published formats
+from platform_rules import exercism_problems, gradescope_problems   # the published rules
 
 
 # --- Refused before grading ------------------------------------------------------------
@@ -149,16 +150,36 @@ def test_a_file_the_checker_fails_on_stops_the_run_with_exit_3(tmp_path, monkeyp
                         problem=problem)
         return dict(formats._example(), file=path)
     monkeypatch.setattr(process, "run", run)
-    monkeypatch.setattr(process, "STOPPING", [])     # stop_all's mark stays in this test
+    monkeypatch.setattr(workers, "STOPPING", threading.Event())   # stop_all's mark stays here
     files = [str(SAMPLES / name)
              for name in ("forgot_max.py", "correct_lists.py", "log_of_zero.py")]
     code = session.check(files, "json", sandbox=False, results=str(tmp_path))
     out, err = capsys.readouterr()
     assert code == session.CHECKER_FAILED == 3
     assert ran == ["forgot_max.py", "correct_lists.py"]       # the rest is not graded
-    assert err == f"python -m lesson check: warning: {session.NO_SANDBOX}\n" \
+    assert err == f"python -m lesson check: warning: {session.unconfined(sandbox.mode(False))}\n" \
                   f"python -m lesson check: error: {problem}\n"
     document = json.loads(out)
     assert (document["error"], document["files"]) == (problem, [])
     assert os.listdir(tmp_path) == ["forgot_max.py.json"]
-    assert process.STOPPING == [True]                # every worker stopped, none started
+    assert workers.STOPPING.is_set()                 # every worker stopped, none started
+
+
+def test_a_results_folder_is_one_runs_at_a_time(tmp_path):
+    """A second run into a --results folder that another run holds stops at
+    once, in one line, having graded nothing and written nothing; once the
+    first run ends, the folder is free, and no lock file is left in it."""
+    import fcntl
+    holder = os.open(tmp_path, os.O_RDONLY)
+    fcntl.flock(holder, fcntl.LOCK_EX)                     # another run, writing there
+    try:
+        with pytest.raises(ValueError) as refused:
+            session.check([str(SAMPLES / "forgot_max.py")], "json", sandbox=False,
+                          results=str(tmp_path))
+    finally:
+        os.close(holder)
+    assert "another check is writing there now" in str(refused.value)
+    assert "\n" not in str(refused.value) and os.listdir(tmp_path) == []
+    assert session.check([str(SAMPLES / "forgot_max.py")], "json", sandbox=False,
+                         results=str(tmp_path)) == 1
+    assert os.listdir(tmp_path) == ["forgot_max.py.json"]

@@ -4,6 +4,8 @@
     {{ checker_json SAMPLE CHECK }}         its --json result, cut to one check
     {{ checks_table }}                      every check: its call, and what passes
     {{ time_limits }}                       the checker's time limits, in words
+    {{ threat_model }}                      each mode of confinement: what it protects,
+                                            and what it cannot
 
 A sample is ``starter`` (the file ``softmax-lesson starter`` writes) or a
 learner's file in ``samples/`` beside this module: exactly the files the
@@ -25,6 +27,7 @@ import tempfile
 
 import lesson
 from lesson.grader import contract, judge, process, report
+from lesson.grader.sandbox import THREAT_MODEL
 
 from . import build_cache
 from .markdown_text import markdown_table
@@ -141,6 +144,17 @@ def time_limits():
             f"{load:g} seconds (importing NumPy takes a moment), and a whole file at "
             f"most {whole:g}. `--time-limit SECONDS` changes the first; the other two "
             f"follow it.")
+
+
+def threat_model():
+    """Each mode a submission may be graded in, when, what it protects and
+    what it cannot, from the grader's own words (``THREAT_MODEL``), as
+    ``check --help`` says them."""
+    out = []
+    for mode, said in THREAT_MODEL.items():
+        out += [f"**`{mode}`**: {said['title']}.", "", f"- *When:* {said['when']}.",
+                f"- *Protects:* {said['protects']}.", f"- *Cannot:* {said['cannot']}.", ""]
+    return "\n".join(out).rstrip()
 
 
 def report_html(records):

@@ -15,7 +15,7 @@ Each placeholder's function lives in the module of its job:
     questions        quiz, answer_box
     why_softmax      why_softmax
     why_scaling      scaling
-    checker_output   checker, checker_json, checks_table, time_limits
+    checker_output   checker, checker_json, checks_table, time_limits, threat_model
     benchmarks       accuracy, accuracy_by_spread, speed
     api_reference    api
     lesson_wheel     download (the learner's wheel among the site's files)
@@ -37,7 +37,7 @@ PLACEHOLDERS = {
     "table": lesson_tables.table, "widget": widget.widget, "figure": lesson_figures.figure,
     "worked_example": lesson_tables.worked_example, "checker": checker_output.checker,
     "checks_table": checker_output.checks_table, "time_limits": checker_output.time_limits,
-    "checker_json": checker_output.checker_json,
+    "checker_json": checker_output.checker_json, "threat_model": checker_output.threat_model,
     "accuracy": benchmarks.accuracy, "accuracy_by_spread": benchmarks.accuracy_by_spread,
     "speed": benchmarks.speed, "api": api_reference.api,
     "quiz": questions.quiz, "answer_box": questions.answer_box,

@@ -13,6 +13,9 @@ PrairieLearn ``/grade``; the environment variable LESSON_AUTOGRADER_ROOT
 moves it (for tests, or a trial run on a laptop).  Every runner exits 0
 once its results.json is written, whatever the grade: the grade is in the
 document, and a platform reads a non-zero exit as the grader's own failure.
+When the checker itself fails on Gradescope (its sandbox does not start),
+run_autograder writes no results.json, says why and exits 1: Gradescope
+shows a failed autograder run, not a 0 the student must dispute.
 The learner's file in a submission's folder is found as for a class folder
 (``lesson.grader.classroom.find_submission``):
 
@@ -31,6 +34,7 @@ import zipfile
 
 from lesson.grader import formats, wheel
 from lesson.grader.classroom import STARTER_NAMES, find_submission
+from lesson.grader.snapshot import snapshot
 
 ROOT_VARIABLE = "LESSON_AUTOGRADER_ROOT"
 
@@ -109,7 +113,9 @@ def make_gradescope_zip(path, time_limit=None, points=None, numpy_folder=None):
 
 
 def run_gradescope(root=None, time_limit=None, points=None):
-    """Grade ROOT/submission (ROOT: /autograder); write ROOT/results/results.json.
+    """Grade ROOT/submission (ROOT: /autograder); write ROOT/results/results.json
+    and return 0, or, when the checker itself failed, say why and return 1
+    with no results.json (Gradescope's failed autograder run).
 
     >>> import tempfile
     >>> root = tempfile.mkdtemp()
@@ -121,8 +127,14 @@ def run_gradescope(root=None, time_limit=None, points=None):
     Your submission holds no .py file or Jupyter notebook: submit the file with your four functions, softmax_exercise.py.
     """
     root = root or os.environ.get(ROOT_VARIABLE) or "/autograder"
-    result = _grade(os.path.join(root, "submission"), STARTER_NAMES, time_limit)
-    _write(os.path.join(root, "results", "results.json"), formats.gradescope(result, points))
+    result = _grade(os.path.join(root, "submission"), STARTER_NAMES, time_limit,
+                    private=[os.path.join(root, "source")])
+    document = formats.gradescope(result, points)
+    if document is None:                    # the checker failed: no grade, a failed run
+        print(f"run_autograder: the grader failed, not the submission, so it wrote no "
+              f"results.json and Gradescope shows a failed run: {result['problem']}")
+        return 1
+    _write(os.path.join(root, "results", "results.json"), document)
     return 0
 
 
@@ -172,8 +184,9 @@ def run_exercism(slug, input_dir, output_dir):
 
     The solution is the file .meta/config.json names (files.solution), else
     SLUG.py (dashes as underscores), else the starter's name, else the only
-    Python file there.  Each check gets the time that fits the whole file
-    into Exercism's 10 s (``formats.exercism_time_limit``).
+    notebook, else the only Python file there.  Each check gets the time
+    that fits the whole file into Exercism's 20 s, with room for Python to
+    start (``formats.exercism_time_limit``).
 
     >>> import tempfile
     >>> folder, out = tempfile.mkdtemp(), tempfile.mkdtemp()
@@ -223,18 +236,33 @@ def _checker():
     return contract
 
 
-def _grade(folder, names, time_limit):
-    """The checker's result for the submission in folder; its problem if none."""
-    from lesson.grader import process
+def _grade(folder, names, time_limit, private=()):
+    """The checker's result for the submission in folder (its problem if
+    there is none), graded as a platform must: confined as strongly as the
+    container allows (``sandbox.platform_mode``); as a user of its own, with
+    the lesson's installed code and the autograder's ``private`` folders
+    made unreadable to it first; and, before anything is written, every
+    process the learner's code started ended (this process adopts and reaps
+    them, as ``softmax-lesson check`` does), none of its user's left."""
+    from lesson.grader import process, sandbox, workers
     time_limit = time_limit or _checker().TIME_LIMIT
-    sandbox = "bwrap" if process.sandbox_starts() else "none"    # the container is one
-    path, problem = find_submission(folder, names)
-    if path is None:
-        result = process.run(os.path.join(folder, names[0]), time_limit, shown_as=names[0],
-                            sandbox=sandbox)
-        result["problem"] = problem
-        return result
-    return process.run(path, time_limit, shown_as=os.path.relpath(path, folder), sandbox=sandbox)
+    workers.become_subreaper()
+    mode = sandbox.platform_mode()
+    if mode == "user":
+        sandbox.lock_away(list(sandbox.lesson_copies(sandbox.site_places())) + list(private))
+    try:
+        path, problem = find_submission(folder, names)
+        if path is None:
+            result = process.run(os.path.join(folder, names[0]), time_limit,
+                                 shown_as=names[0], sandbox=mode)
+            result["problem"] = problem
+            return result
+        return process.run(path, time_limit, shown_as=os.path.relpath(path, folder),
+                           sandbox=mode, snapshot=snapshot(path, folder=folder,
+                                                           shown_as=os.path.relpath(path, folder)))
+    finally:
+        workers.reap_all()
+        sandbox.end_learners()
 
 
 def _solution_names(folder):
@@ -326,9 +354,10 @@ points in all.
    filled in, say) before the students submit.
 
 Students upload one file: `softmax_exercise.py`, or a Jupyter notebook.
-If they upload several `.py` files, the one named `softmax_exercise.py`
-is graded (the others may be helpers it imports).  Plain Python and NumPy
-solutions are both graded.
+If they upload several files, the one named `softmax_exercise.py` (or
+`softmax_exercise.ipynb`) is graded; else the only notebook; else, with no
+notebook, the only `.py` file (the others may be helpers it imports).
+Plain Python and NumPy solutions are both graded.
 
 ## What you and the students see
 
@@ -336,17 +365,21 @@ A score out of {total}, and one test per check, named like
 `softmax: large scores`, passed or failed, each with its input, the
 expected answer, what came back, a hint, and anything the code printed.
 A file that does not load (a syntax error, a loop at the top level)
-scores 0, and the text at the top of the results says why.  If the
-grader itself fails, the 0 comes with no tests, and the text says the
-grader failed, not the student.  All tests are visible to the students
-at once.
+scores 0, and the text at the top of the results says why.  Everything
+a student's code printed is shown as plain text, never as HTML.  If the
+grader itself fails (its sandbox cannot start), it gives no grade: it
+writes no results.json and exits 1, so Gradescope shows the run as a
+failed autograder run (the student is told to contact the course staff),
+and the run's output, which you see, says why.  All tests are visible to
+the students at once.
 
 ## What is in the zip
 
 - `setup.sh`: installs the wheels with `pip install --no-index`.
 - `run_autograder`: grades `/autograder/submission/` and writes
   `/autograder/results/results.json`, in Gradescope's format.  It exits 0
-  once that file is written, whatever the grade.
+  once that file is written, whatever the grade (1, with no file, when
+  the grader itself failed).
 - `{wheel}`: the lesson's own Python package; standard library only.
 - NumPy's wheels ({numpy}): {carried}.
 """

@@ -9,16 +9,26 @@ grade_all(entries, grade, jobs)   grade them in parallel; results in their order
 
 A class folder holds a file per student (``ann.py``), or a folder per student
 (``ann/softmax_exercise.py``), graded as that student's submission and named
-by its folder.  A link to a file outside the folder is graded and said to be
-one; a dangling link, an archive or any other file is skipped and named.
+by its folder.  A link in a class folder is never followed: a link to a
+file is that student's line in the table, saying so (it could lead to a
+classmate's file, or to one the teacher may read and the student may not),
+and a link to a folder, a dangling link, an archive or any other file is
+skipped and named.
+
+In a student's folder, one rule chooses the file graded (``find_submission``):
+the starter's name (``softmax_exercise.py``, then ``softmax_exercise.ipynb``);
+else the only notebook; else, when there is no notebook, the only ``.py``
+file.  The other files may be helpers it imports.  A folder where the rule
+chooses nothing among several files is still that student's line in the
+table, saying why; a folder with no Python file or notebook is skipped.
 """
 
 import concurrent.futures
 import os
 
-from lesson.grader import process
 from lesson.grader.contract import SOURCE_KINDS
 from lesson.grader.report import printable
+from lesson.grader.snapshot import snapshot
 
 STARTER_NAMES = ["softmax_exercise.py", "softmax_exercise.ipynb"]   # the starter's name
 
@@ -27,12 +37,18 @@ class Entry:
     """One submission to grade: ``path`` (the file graded), ``shown_as`` (its name
     in the results: the path exactly, a newline in it too; ``printable`` shows
     it on a terminal), ``folder`` (the student's own folder, copied whole, or
-    None), ``note`` (what a teacher should know: a link out of the folder),
-    ``relative`` (its path in the class folder given, or its file name)."""
+    None), ``relative`` (its path in the class folder given, or its file
+    name), ``within`` (where a link may lead: see
+    ``lesson.grader.snapshot.snapshot``; "" for nowhere), ``problem`` (why no
+    file of the student's folder could be chosen: then ``path`` is the
+    starter's name there, which is not a file, and the result's problem is
+    this)."""
 
-    def __init__(self, path, shown_as, folder=None, note=None, relative=None):
-        self.path, self.shown_as, self.folder, self.note = path, shown_as, folder, note
+    def __init__(self, path, shown_as, folder=None, relative=None, within=None,
+                 problem=None):
+        self.path, self.shown_as, self.folder = path, shown_as, folder
         self.relative = relative or os.path.basename(path)
+        self.within, self.problem = within, problem
 
     def __repr__(self):
         return f"<Entry {self.shown_as}>"
@@ -66,31 +82,29 @@ def find(paths):
 
 def _in_folder(folder):
     entries, skipped = [], []
-    home = os.path.realpath(folder)
     for name in sorted(os.listdir(folder)):
         if name.startswith((".", "__")):
             continue                                  # .git, __pycache__, __MACOSX
         path = os.path.join(folder, name)
         shown = path
-        note = None
-        if os.path.islink(path):
-            target = os.path.realpath(path)
-            if not os.path.exists(target):
-                skipped.append((shown, "a link to nothing (it points at a file that is not there)"))
-                continue
-            if not (target == home or target.startswith(home + os.sep)):
-                note = (f"{printable(shown)} is a link to {printable(target)}, outside the "
-                        f"folder: is it this student's own work?")
-        if os.path.isdir(path):
+        if os.path.islink(path) and not os.path.exists(path):
+            skipped.append((shown, "a link to nothing (it points at a file that is not there)"))
+        elif os.path.islink(path) and os.path.isdir(path):
+            skipped.append((shown, "a link to a folder: the checker follows no link in a "
+                                   "class folder (copy the folder itself in)"))
+        elif os.path.isdir(path):
             graded, why = find_submission(path, STARTER_NAMES)
-            if graded is None:
+            if graded is None and _sources(path):          # several, none chosen: a line
+                entries.append(Entry(os.path.join(path, STARTER_NAMES[0]), shown + os.sep,
+                                     folder=path, relative=name, problem=why))
+            elif graded is None:
                 skipped.append((shown + os.sep, why))
             else:
                 inside = os.path.relpath(graded, path)
-                entries.append(Entry(graded, os.path.join(path, inside), folder=path, note=note,
+                entries.append(Entry(graded, os.path.join(path, inside), folder=path,
                                      relative=os.path.join(name, inside)))
         elif name.lower().endswith(SOURCE_KINDS):
-            entries.append(Entry(path, shown, note=note, relative=name))
+            entries.append(Entry(path, shown, relative=name, within=""))   # its own file only
         elif name.lower().endswith((".zip", ".tar", ".gz", ".tgz", ".7z", ".rar")):
             skipped.append((shown, "an archive: unpack it, and grade what it holds"))
         else:
@@ -132,45 +146,57 @@ def _file_name(path):
 def find_submission(folder, names=STARTER_NAMES):
     """The learner's file in a submission folder: (path, None) or (None, why not).
 
-    Python files and notebooks at the top of the folder, or, if there are
-    none, in the folders inside it (a submission from a repository).  One
-    file is the submission; among several, the first of ``names`` found.
+    Among the Python files and notebooks at the top of the folder (or, if
+    there are none, in the first folder inside it that holds some: a
+    submission from a repository): the first of ``names`` there; else the
+    only notebook; else, when there is no notebook, the only ``.py`` file.
 
     >>> import tempfile
     >>> folder = tempfile.mkdtemp()
-    >>> for name in ("a.py", "b.ipynb"):
+    >>> for name in ("analysis.ipynb", "helpers.py"):
     ...     open(os.path.join(folder, name), "w").close()
+    >>> os.path.basename(find_submission(folder)[0])
+    'analysis.ipynb'
+    >>> open(os.path.join(folder, "draft.ipynb"), "w").close()
     >>> print(find_submission(folder, ["softmax_exercise.py"])[1])
-    Your submission holds several Python files (a.py, b.ipynb) and none is named softmax_exercise.py: name the file with your four functions softmax_exercise.py.
+    Your submission holds several Python files and notebooks (analysis.ipynb, draft.ipynb, helpers.py) and none is named softmax_exercise.py: name the file with your four functions softmax_exercise.py.
     """
-    found = []
+    found = _sources(folder)
+    notebooks = [p for p in found if p.lower().endswith(".ipynb")]
+    scripts = [p for p in found if p not in notebooks]
+    chosen = ([p for name in names for p in found if os.path.basename(p) == name]
+              or (notebooks if len(notebooks) == 1 else [])
+              or (scripts if len(scripts) == 1 and not notebooks else []))
+    if chosen:
+        return chosen[0], None
+    if not found:
+        return None, (f"Your submission holds no .py file or Jupyter notebook: submit "
+                      f"the file with your four functions, {names[0]}.")
+    shown = ", ".join(os.path.relpath(p, folder) for p in found)
+    return None, (f"Your submission holds several Python files and notebooks ({shown}) and "
+                  f"none is named {names[0]}: name the file with your four functions "
+                  f"{names[0]}.")
+
+
+def _sources(folder):
+    """The Python files and notebooks a submission folder offers, sorted: at its
+    top, or in the first folder inside it that holds some."""
     for here, folders, files in os.walk(folder):
         folders[:] = sorted(f for f in folders if not f.startswith((".", "__")))
         found = sorted(os.path.join(here, f) for f in files
                        if f.lower().endswith(SOURCE_KINDS) and not f.startswith("."))
         if found:
-            break
-    if len(found) == 1:
-        return found[0], None
-    for name in names:
-        for path in found:
-            if os.path.basename(path) == name:
-                return path, None
-    if not found:
-        return None, (f"Your submission holds no .py file or Jupyter notebook: submit "
-                      f"the file with your four functions, {names[0]}.")
-    shown = ", ".join(os.path.relpath(p, folder) for p in found)
-    return None, (f"Your submission holds several Python files ({shown}) and none is "
-                  f"named {names[0]}: name the file with your four functions {names[0]}.")
+            return found
+    return []
 
 
 def snapshots(entries, paths):
-    """Every submission read now, before any runs: ``process.snapshot`` for
-    each entry, with the files it may see, and the folders of ``paths`` (the
+    """Every submission read now, before any runs: ``snapshot`` for each
+    entry, with the files it may see, and the folders of ``paths`` (the
     class's) hidden from all of them."""
     hide = sorted({os.path.realpath(p if os.path.isdir(p) else os.path.dirname(p) or ".")
                    for p in paths})
-    return [process.snapshot(entry.path, entry.shown_as, folder, hide, inside)
+    return [snapshot(entry.path, entry.shown_as, folder, hide, inside, entry.within)
             for entry, (folder, inside) in zip(entries, _copied_with(entries))]
 
 

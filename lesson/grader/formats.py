@@ -8,11 +8,12 @@ check's records, the document's top the file's; so every platform shows a
 check's details by the report's one rule.
 
 gradescope(result, points, time_limit)    Gradescope's results.json: a score, a test per check
+                                          (None when the checker failed: see below)
 prairielearn(result, points, time_limit)  PrairieLearn's external grader results.json
 exercism(result, time_limit)              Exercism's test runner results.json, version 3
 junit(results, time_limit)                JUnit XML, as CI systems read it: a testsuite per file
 points(texts)                             --points FUNCTION=POINTS -> {function: points a check}
-exercism_time_limit(time_limit)           the check's limit that fits a file into Exercism's 10 s
+exercism_time_limit(time_limit)           the check's limit that fits a file into Exercism's 20 s
 checker_failed(result)                    did the checker fail on the file (no grade at all)?
 
 ``time_limit`` is always the check's limit the file was graded with.
@@ -45,11 +46,21 @@ says what was expected instead), so it fails; a crash (the process
 stopped) and a time-out are errors, as JUnit and Exercism mean them.
 A file that does not load scores 0 on Gradescope; on PrairieLearn it is
 ``gradable: false`` (the learner is not charged an attempt); on Exercism
-its status is ``error``; in JUnit each of its checks is an ``<error>``.
+its status is ``error``, the only case where no test ran; in JUnit each of
+its checks is an ``<error>``.  A file that loaded is ``pass`` or ``fail``
+on Exercism, however many of its checks errored or were not run.
+
+Gradescope renders its top-level output as HTML unless told otherwise
+(``simple_format``); every text a learner's code may have written into
+(what it printed, its exception, the line of a syntax error) is declared
+``text`` (``GRADESCOPE_TEXT``), so it is shown as written.
+
 A file the checker failed to grade (its sandbox did not start) is the
-grader's error on every platform (``_grader_error``): Gradescope a 0 with
-no tests, saying the grader failed, not the student; PrairieLearn
-``gradable: false``; Exercism ``error``; JUnit an ``<error>`` per check.
+grader's error on every platform, never a grade: Gradescope gets no
+document (a run without a valid results.json is a failed autograder run,
+which is how Gradescope shows a grader's failure; ``bundle.run_gradescope``
+says why on the run's output); PrairieLearn ``gradable: false``; Exercism
+``error`` with the reason (``_grader_error``); JUnit an ``<error>`` per check.
 """
 
 import json
@@ -71,10 +82,17 @@ STATUSES = {"pass": ("pass", None), "fail": ("fail", "failure"),
 # function: what a document says at its top.
 FILE_ROLES = ("problem", "advice", "note", "printed", "text", "closing")
 
-EXERCISM_BUDGET = 10.0    # seconds Exercism gives one run of its test runner
-EXERCISM_MARGIN = 1.0     # of those, for Python to start and the results to be written
-EXERCISM_OUTPUT = 500     # characters of a test's output Exercism takes
+# How each platform reads its document (tests/platform_rules.py holds each
+# platform's published rules as data, with their sources, and checks them).
+GRADESCOPE_TEXT = "text"    # an output shown as it is written: no HTML, Markdown or ANSI
+EXERCISM_BUDGET = 20.0      # seconds Exercism gives one run of its test runner
+EXERCISM_MARGIN = 4.0       # of those, kept for Python to start and results.json to be written
+EXERCISM_OUTPUT = 500       # characters of a test's output Exercism takes
 EXERCISM_TRUNCATED = "\nOutput was truncated. Please limit to 500 chars"
+EXERCISM_MESSAGE = 65535    # characters of the top-level message Exercism takes
+EXERCISM_MESSAGE_CUT = f"\n... (the rest was cut: Exercism takes {EXERCISM_MESSAGE} characters)"
+UNCONFINED = ("this file ran with the grader's own rights: it could be neither sandboxed "
+              "nor run as a user of its own here (see check --help)")
 
 
 # --- The platforms --------------------------------------------------------------
@@ -85,8 +103,10 @@ def gradescope(result, points=None, time_limit=TIME_LIMIT):
     Each check is worth ``points[function]`` (1 unless given).  A test's
     output is its check's details in the report (input, expected answer,
     what came back, the hint, what the code printed); the top-level output
-    says why a file that did not load scores 0.  ``time_limit`` is the
-    check's limit it was graded with.
+    says why a file that did not load scores 0.  Every output is declared
+    plain text (``GRADESCOPE_TEXT``).  ``time_limit`` is the check's limit
+    it was graded with.  None when the checker failed on the file: no
+    document is Gradescope's failed autograder run, and any would be a grade.
 
     >>> doc = json.loads(gradescope(_example(), {"softmax": 2}))
     >>> doc["score"], [(t["name"], t["score"], t["max_score"], t["status"]) for t in doc["tests"]]
@@ -97,18 +117,20 @@ def gradescope(result, points=None, time_limit=TIME_LIMIT):
     got:      OverflowError: math range error
     hint:     subtract the row maximum
     printed:  hi
+    >>> doc["output_format"], doc["tests"][0]["output_format"]
+    ('text', 'text')
     """
     if checker_failed(result):
-        return _json(_grader_error(result, "gradescope"))
+        return None
     top, details = _told(result, time_limit)
     tests = [{"name": _name(check), "score": _number(_worth(check, points) * check["passed"]),
               "max_score": _number(_worth(check, points)),
               "status": "passed" if check["passed"] else "failed",
-              "output": _text(told), "visibility": "visible"}
+              "output": _text(told), "output_format": GRADESCOPE_TEXT, "visibility": "visible"}
              for check, told in zip(result["checks"], details)]
     return _json({"score": _number(sum(t["score"] for t in tests)),
                   "execution_time": result["seconds"],
-                  "output": _text(top), "tests": tests})
+                  "output": _text(top), "output_format": GRADESCOPE_TEXT, "tests": tests})
 
 
 def prairielearn(result, points=None, time_limit=TIME_LIMIT):
@@ -152,10 +174,13 @@ def exercism(result, time_limit):
     """Exercism's test runner results.json (version 3) for one file.
 
     Tests come in check order, each with its call as ``test_code`` and the
-    function it checks as ``task_id`` (1 to 4).  A file that did not load,
-    or that used up the time it may take on Exercism (``time_limit`` is the
-    check's limit it was graded with, see ``exercism_time_limit``), is an
-    ``error`` with a message.
+    function it checks as ``task_id`` (1 to 4); a test's message is null
+    when it has none.  The status is ``error`` only when no test ran (the
+    file did not load), with the reason as the message; else ``pass`` when
+    every test passed, ``fail`` when some failed or errored, and no message
+    (a test not run, because the file used up its time, says why in its own).
+    ``time_limit`` is the check's limit the file was graded with (see
+    ``exercism_time_limit``).
 
     >>> doc = json.loads(exercism(_example(), 1.0))
     >>> doc["version"], doc["status"], doc["message"]
@@ -163,34 +188,22 @@ def exercism(result, time_limit):
     >>> test = doc["tests"][0]
     >>> test["name"], test["status"], test["test_code"], test["task_id"], test["output"]
     ('softmax: large scores', 'fail', 'softmax([1000, 1000])', 1, 'hi')
+    >>> load = {"status": "syntax", "line": 3, "where": "line 3", "message": "bad", "code": "("}
+    >>> broken = dict(_example(), load=load, problem=report.problem(load))
+    >>> doc = json.loads(exercism(broken, 1.0))
+    >>> doc["status"], doc["message"].splitlines()[0], doc["tests"][0]["message"]
+    ('error', 'Your file has a syntax error on line 3: bad, in the line: (', None)
     """
     if checker_failed(result):
         return _json(_grader_error(result, "exercism"))
-    whole = time_limits(time_limit)[2]
     top, details = _told(result, time_limit)
-    message = None
-    if not _loaded(result):
-        message = _text(top)
-    elif result["seconds"] >= whole:
-        message = (f"Your file used up the {whole:g} s it may take here (Exercism gives "
-                   f"a run {EXERCISM_BUDGET:g} s), so some checks did not run: is "
-                   f"something slow when the file loads, or does a function never "
-                   f"return?\n" + _text(top))
-    tests = []
-    for check, told in zip(result["checks"], details):
-        status = STATUSES[_status(check)][0]
-        printed = check["stdout"] + check["stderr"]
-        if len(printed) > EXERCISM_OUTPUT:
-            printed = printed[:EXERCISM_OUTPUT - len(EXERCISM_TRUNCATED)] + EXERCISM_TRUNCATED
-        tests.append({"name": _name(check), "status": status,
-                      "message": None if status == "pass" else _text(told, printed=False),
-                      "output": printed or None, "test_code": check["input"],
-                      "task_id": FUNCTIONS.index(check["function"]) + 1})
-    if message is not None:
-        status = "error"
-    else:
-        status = "pass" if all(t["status"] == "pass" for t in tests) else "fail"
-    return _json({"version": 3, "status": status, "message": message, "tests": tests})
+    tests = [_exercism_test(check, told) for check, told in zip(result["checks"], details)]
+    if not _loaded(result):                       # no test ran
+        return _json({"version": 3, "status": "error",
+                      "message": _cut(_text(top), EXERCISM_MESSAGE, EXERCISM_MESSAGE_CUT),
+                      "tests": tests})
+    status = "pass" if all(t["status"] == "pass" for t in tests) else "fail"
+    return _json({"version": 3, "status": status, "message": None, "tests": tests})
 
 
 def junit(results, time_limit):
@@ -202,7 +215,7 @@ def junit(results, time_limit):
 
     >>> print(junit([_example()], 2.0))  # doctest: +NORMALIZE_WHITESPACE
     <?xml version="1.0" encoding="UTF-8"?>
-    <testsuites name="lesson 4" tests="1" failures="1" errors="0" skipped="0" time="0.1">
+    <testsuites name="lesson 4" tests="1" failures="1" errors="0" time="0.1">
       <testsuite name="mine.py" tests="1" failures="1" errors="0" skipped="0" time="0.1">
         <testcase classname="softmax" name="large scores" time="0">
           <failure message="subtract the row maximum" type="raised">input:    softmax([1000, 1000])
@@ -214,7 +227,8 @@ def junit(results, time_limit):
       </testsuite>
     </testsuites>
     """
-    suites, totals = [], {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    suites = []
+    totals = {"tests": 0, "failures": 0, "errors": 0}   # junit-10.xsd: no "skipped" here
     for result in results:
         cases, counts = [], {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
         top, details = _told(result, time_limit)
@@ -228,7 +242,11 @@ def junit(results, time_limit):
         for key in totals:
             totals[key] += counts[key]
         lines = [f"  <testsuite name={_attr(result['file'])} {_counts(counts)} "
-                 f"time=\"{result['seconds']:g}\">"] + cases
+                 f"time=\"{result['seconds']:g}\">"]
+        if result.get("sandbox"):                       # how its code was confined
+            lines += ["    <properties>", f"      <property name=\"sandbox\" "
+                      f"value={_attr(result['sandbox'])}/>", "    </properties>"]
+        lines += cases
         above = _text([r for r in top if r["role"] != "closing"])   # the count: attributes
         if above:
             lines.append(f"    <system-out>{_xml(above)}</system-out>")
@@ -272,13 +290,13 @@ def points(texts):
 
 def exercism_time_limit(time_limit):
     """The check's limit to grade with on Exercism: ``time_limit``, or less, so
-    that a whole file fits in Exercism's budget (10 s a run, 1 s kept back).
+    that a whole file fits in Exercism's budget (20 s a run, 4 s kept back).
 
     >>> from lesson.grader.contract import time_limits
     >>> exercism_time_limit(2.0), time_limits(exercism_time_limit(2.0))[2]
-    (1.0, 9.0)
-    >>> exercism_time_limit(0.5)
-    0.5
+    (2.0, 14.0)
+    >>> exercism_time_limit(5.0), time_limits(exercism_time_limit(5.0))[2]
+    (2.4, 16.0)
     """
     budget = EXERCISM_BUDGET - EXERCISM_MARGIN
     fits = time_limit
@@ -299,25 +317,23 @@ def checker_failed(result):
 
 
 def _grader_error(result, form):
-    """A file the checker failed to grade, as each platform reads a grader's
-    error: no grade is charged to the student, and the reason is given.
+    """A file the checker failed to grade, as PrairieLearn and Exercism read a
+    grader's error: no grade is charged to the student, and the reason is
+    given.  (Gradescope has no document for it: ``gradescope`` gives None.)
 
     >>> broken = dict(_example(), load={"status": "unstarted"},
     ...               problem="The checker failed, not your file: the sandbox could not start.")
     >>> json.loads(prairielearn(broken))["gradable"], json.loads(exercism(broken, 1.0))["status"]
     (False, 'error')
-    >>> doc = json.loads(gradescope(broken))
-    >>> doc["score"], doc["tests"], doc["output"].split(":")[0]
-    (0, [], 'The grader failed, not your submission')
+    >>> print(gradescope(broken))
+    None
     """
     problem = result["problem"]
-    return {"gradescope": {"score": 0, "execution_time": result["seconds"],
-                           "output": f"The grader failed, not your submission: it could "
-                                     f"not grade it, so this 0 is no grade. Tell your "
-                                     f"teacher. ({problem})", "tests": []},
-            "prairielearn": {"gradable": False, "format_errors": [problem],
+    return {"prairielearn": {"gradable": False, "format_errors": [problem],
                              "message": problem, "output": ""},
-            "exercism": {"version": 3, "status": "error", "message": problem, "tests": []},
+            "exercism": {"version": 3, "status": "error",
+                         "message": _cut(problem, EXERCISM_MESSAGE, EXERCISM_MESSAGE_CUT),
+                         "tests": []},
             }[form]
 
 
@@ -334,6 +350,17 @@ def _status(check):
     if check["status"] == "error":
         return "crash" if check["got"] is None else "raised"
     return check["status"]
+
+
+def _exercism_test(check, told):
+    """One check as an Exercism test: its message null when it passed or has
+    nothing to say, what it printed cut to Exercism's 500 characters."""
+    status = STATUSES[_status(check)][0]
+    message = None if status == "pass" else _text(told, printed=False) or None
+    printed = _cut(check["stdout"] + check["stderr"], EXERCISM_OUTPUT, EXERCISM_TRUNCATED)
+    return {"name": _name(check), "status": status, "message": message,
+            "output": printed or None, "test_code": check["input"],
+            "task_id": FUNCTIONS.index(check["function"]) + 1}
 
 
 def _name(check):
@@ -358,8 +385,13 @@ def _verdict(check):
 
 def _told(result, time_limit):
     """What the report tells, split: (the file's records, each check's records
-    below its verdict).  ``report.records`` makes them, once."""
+    below its verdict).  ``report.records`` makes them, once.  A file graded
+    with neither a sandbox nor a user of its own (``result["sandbox"]`` is
+    "none") says so first: the platform's reader cannot see the header a
+    terminal prints."""
     top, details = [], [[] for _ in result["checks"]]
+    if result.get("sandbox") == "none":
+        top.append(report.line(UNCONFINED, role="note", label="Note:", pad=6))
     for record in report.records(result, time_limit):
         if record["check"] is not None and record["role"] != "verdict":
             details[record["check"]].append(record)
@@ -377,6 +409,15 @@ def _text(records, printed=True):
 
 def _json(document):
     return json.dumps(document, indent=1, allow_nan=False)
+
+
+def _cut(text, most, note):
+    """Text in at most ``most`` characters: cut, with ``note`` at its end, if longer.
+
+    >>> _cut("abcdef", 5, "~"), _cut("abc", 5, "~")
+    ('abcd~', 'abc')
+    """
+    return text if len(text) <= most else text[:most - len(note)] + note
 
 
 def _testcase(result, check, told, element, time_limit):

@@ -447,11 +447,15 @@ class _Watch:
     """While the learner's code runs, an import of the lesson fails, and is noted.
 
     The checks grade the learner's own functions: the lesson's would pass
-    them all.  A learner who takes the watch off ``sys.meta_path``, or
-    imports the lesson past it, is noted too (without the sandbox the
-    installed lesson is importable; inside it, it is hidden).  In a worker the lesson was never imported.  Where this runs
-    in the checker's own process (the tests, the doctests), the lesson's
-    modules are set aside meanwhile; the grader's own are left alone.
+    them all.  The watch is a warning, not a guard: it tells a learner who
+    imports the lesson to write the functions, and notes it
+    ("uses_reference"), also when the learner's code takes the watch off
+    ``sys.meta_path`` or imports the lesson past it.  What guards is that
+    the lesson is not there: the sandbox hides every copy of it, and a
+    user of its own cannot read it on a platform (``lesson.grader.sandbox``).
+    In a worker the lesson was never imported.  Where this runs in the
+    checker's own process (the tests, the doctests), the lesson's modules
+    are set aside meanwhile; the grader's own are left alone.
     """
 
     used = False
@@ -524,11 +528,14 @@ def load_file(path):
 def set_limits(limits):
     """Limits on this process and all it starts, before any learner code runs:
     {"memory": bytes of address space, "file_size": bytes one file may have,
-    "processes": how many the user may run}; no core files."""
+    "processes": how many the user may run, "sealed": True for no network,
+    no socket of the machine and no kernel keyring (``seal``)}; no core files."""
     try:
         import resource
     except ImportError:                      # the page's Python: the browser limits it
         return
+    if limits.get("sealed"):
+        seal()
     wanted = [(resource.RLIMIT_CORE, 0)]
     for key, name in (("memory", "RLIMIT_AS"), ("file_size", "RLIMIT_FSIZE"),
                       ("processes", "RLIMIT_NPROC")):
@@ -542,6 +549,74 @@ def set_limits(limits):
         except (ValueError, OSError):        # below what is in use already: keep the hard one
             resource.setrlimit(which, (min(value, hard) if hard != resource.RLIM_INFINITY
                                        else soft, hard))
+
+
+# A seccomp filter (Linux): the system calls that reach past the process,
+# and the architectures whose numbers are known.  See ``seal``.
+_SEALED_CALLS = {           # machine: (audit arch, socket, sendto, and the refused:
+                            #   connect, bind, sendmsg, sendmmsg, io_uring_setup,
+                            #   add_key, request_key, keyctl)
+    "x86_64": (0xC000003E, 41, 44, (42, 49, 46, 307, 425, 248, 249, 250)),
+    "aarch64": (0xC00000B7, 198, 206, (203, 200, 211, 269, 425, 217, 218, 219)),
+}
+
+
+def seal():
+    """From now on, in this process and all it starts: no socket but a Unix
+    one (``socketpair``, what multiprocessing and asyncio use), no connect()
+    or bind() and no message to an address, so no network and no abstract or
+    named socket of the machine; and no kernel keyring, which no namespace
+    separates (root's keys, say).  A seccomp filter, which no later code can
+    take off.  Where there is none to install (another system, an unknown
+    processor), an OSError: the checker's failure, before any learner code
+    runs."""
+    import ctypes
+    import platform
+    numbers = _SEALED_CALLS.get(platform.machine())
+    if numbers is None or not sys.platform.startswith("linux"):
+        raise OSError(f"no seccomp filter for {sys.platform} on {platform.machine()}")
+    arch, socket, sendto, refused = numbers
+    allow, deny = 0x7FFF0000, 0x00050000 | 13         # SECCOMP_RET_ALLOW, _ERRNO | EACCES
+    program = _assembled([                            # seccomp_data: nr at 0, arch at 4,
+        ("load", 4), ("if", arch, None, "deny"),      # args at 16 + 8 i; another ABI: refused
+        ("load", 0), ("if>=", 0x40000000, "deny", None),              # x32's numbers
+        ("if", socket, "socket", None), ("if", sendto, "sendto", None),
+        *[("if", number, "deny", None) for number in refused],
+        ("return", allow),
+        ("socket:load", 16), ("if", 1, "allow", "deny"),              # AF_UNIX only
+        ("sendto:load", 48), ("if", 0, None, "deny"),                 # to no address
+        ("load", 52), ("if", 0, "allow", "deny"),
+        ("deny:return", deny), ("allow:return", allow)])
+
+    class Filter(ctypes.Structure):
+        _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte),
+                    ("jf", ctypes.c_ubyte), ("k", ctypes.c_uint32)]
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Filter))]
+    filters = (Filter * _len(program))(*[Filter(*step) for step in program])
+    libc = ctypes.CDLL(None, use_errno=True)
+    if (libc.prctl(38, 1, 0, 0, 0) != 0                           # PR_SET_NO_NEW_PRIVS
+            or libc.prctl(22, 2, ctypes.byref(Program(_len(program), filters)), 0, 0) != 0):
+        raise OSError(ctypes.get_errno(), "the seccomp filter could not be set")
+
+
+def _assembled(steps):
+    """A classic BPF program from readable steps: ("load", offset), ("if" or
+    "if>=", k, label if true, label if false: None goes on), ("return", k);
+    "label:" before a step's name names it.  Jumps count the steps between.
+
+    >>> _assembled([("load", 0), ("if", 1, "yes", None), ("return", 0), ("yes:return", 1)])
+    [(32, 0, 0, 0), (21, 1, 0, 1), (6, 0, 0, 0), (6, 0, 0, 1)]
+    """
+    labels = {step[0].split(":")[0]: index for index, step in enumerate(steps) if ":" in step[0]}
+    codes = {"load": 0x20, "if": 0x15, "if>=": 0x35, "return": 0x06}
+    out = []
+    for index, (name, k, *targets) in enumerate(steps):
+        name = name.split(":")[-1]
+        jumps = [labels[t] - index - 1 if t else 0 for t in targets] or [0, 0]
+        out.append((codes[name], jumps[0], jumps[1], k))
+    return out
 
 
 def unpack(files):

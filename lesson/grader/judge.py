@@ -3,12 +3,12 @@
 This module never runs a line of the learner's code.  It reads the plain
 data that ``lesson.grader.harness`` sent back and says, check by check,
 what passed, by the rules of each check's kind (``contract.KINDS``); for a
-failed check, ``lesson.grader.mistakes`` says what the answers show.
+failed check, ``lesson.grader.diagnosis`` says what the answers show.
 
 expected(check)                      the right answer, from the lesson
 passes_when(check)                   what passes, in words
 judge(check, outcome)                -> (passed, got text, expected text)
-results(load, outcomes, time_limit)  one result per check (``result_record``)
+results(load, outcomes, time_limit, checks, code)   one result per check (``result_record``)
 counts(results)                      (passed, failed)
 
     >>> from lesson.grader.contract import check_named
@@ -16,7 +16,7 @@ counts(results)                      (passed, failed)
     (True, '[0.5, 0.5]', '[0.5, 0.5]')
 """
 
-from lesson.grader import mistakes, report
+from lesson.grader import diagnosis, report
 from lesson.grader.contract import CHECKS, KINDS, TIME_LIMIT, right_answer
 from lesson.grader.report import counts  # noqa: F401 - part of the judge's API
 
@@ -46,25 +46,30 @@ def passes_when(check):
 # --- One result per check ------------------------------------------------------------
 
 def result_record(check, *, status, passed=False, expected=None, got=None, hint=None,
-                  message=None, stdout="", stderr=""):
+                  mistakes=(), message=None, stdout="", stderr=""):
     """One check's result, as plain data.
 
     Keys: "function", "name", "input" (the call, as a learner types it),
     "passed", "status" ("pass", "fail", "error", "timeout", "not run" or
-    "missing"), "expected" and "got" (as text), "hint", "message" (one line
-    on what happened), "stdout" and "stderr" (what the call printed).
+    "missing"), "expected" and "got" (as text), "hint", "mistakes" (the
+    names of the usual mistakes or signs the hint names: ``Diagnosis.names``),
+    "message" (one line on what happened), "stdout" and "stderr" (what the
+    call printed).
     """
     return {"function": check.function, "name": check.name, "input": check.call_text(),
             "passed": passed, "status": status, "expected": expected, "got": got,
-            "hint": hint, "message": message, "stdout": stdout, "stderr": stderr}
+            "hint": hint, "mistakes": list(mistakes), "message": message,
+            "stdout": stdout, "stderr": stderr}
 
 
-def results(load, outcomes, time_limit=TIME_LIMIT, checks=None):
+def results(load, outcomes, time_limit=TIME_LIMIT, checks=None, code=None):
     """One result per check (``result_record``), in the order of CHECKS.
 
     ``outcomes`` maps a check's index (an int, or its text after a trip
     through JSON) to its outcome; ``checks`` are this run's (default: the
-    published ones).  A file that imports the lesson has no check passed.
+    published ones); ``code`` is what the learner's code shows, by function
+    (``reading.facts``; None: not read), for the hints.  A file that
+    imports the lesson has no check passed.
 
     >>> load = {"status": "ok"}
     >>> first = results(load, {0: {"value": [0.67, 0.33]}})[0]
@@ -83,7 +88,8 @@ def results(load, outcomes, time_limit=TIME_LIMIT, checks=None):
     for index, (check, outcome, right) in enumerate(answers):
         outcome = outcomes.get(index, {"not_run": "the checker did not reach it"})
         same_function = [each for each in answers if each[0].function == check.function]
-        result = _result(check, outcome, right, loaded, time_limit, same_function)
+        result = _result(check, outcome, right, loaded, time_limit, same_function,
+                         None if code is None else code.get(check.function))
         if borrowed and result["passed"]:
             result.update(passed=False, status="fail", message=report.NOT_COUNTED)
         out.append(result)
@@ -100,9 +106,10 @@ def uses_reference(load, outcomes):
         o.get("uses_reference") for o in outcomes.values())
 
 
-def _result(check, outcome, right, loaded, time_limit, same_function=()):
+def _result(check, outcome, right, loaded, time_limit, same_function=(), code=None):
     """One check's result from its outcome; ``same_function`` holds the
-    (check, outcome, right answer) of each check of its function."""
+    (check, outcome, right answer) of each check of its function, ``code``
+    the facts of its code."""
     printed = {"stdout": outcome.get("stdout", ""), "stderr": outcome.get("stderr", "")}
     wanted = KINDS[check.kind].wanted(right)
     status, message, got, ok = "fail", None, None, False
@@ -126,13 +133,12 @@ def _result(check, outcome, right, loaded, time_limit, same_function=()):
         status = "pass" if ok else ("error" if "error" in outcome else "fail")
     else:
         status, message = "error", report.crash_text("garbled")
-    hint = None
+    found = diagnosis.NOTHING
     if status in ("fail", "error") and ("value" in outcome or "error" in outcome):
-        hint = mistakes.diagnose(check, outcome, right, same_function) or check.hint
-    elif status not in ("pass", "not run", "missing"):
-        hint = check.hint
+        found = diagnosis.diagnose(check, outcome, right, same_function, code)
+    hint = found.text or (check.hint if status not in ("pass", "not run", "missing") else None)
     return result_record(check, status=status, passed=ok, expected=wanted, got=got,
-                         hint=hint, message=message, **printed)
+                         hint=hint, mistakes=found.names, message=message, **printed)
 
 
 # --- Judging one answer ---------------------------------------------------------------

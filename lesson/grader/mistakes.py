@@ -1,37 +1,31 @@
-"""The usual wrong answers, and what a function's answers prove.
+"""The usual wrong answers, as data: each mistake, and each sign a value shows.
 
 Each ``Mistake`` is the lesson's function with one thing done wrong, as
-learners do it: what it returns on any check's input, and the sentence that
-names it.  When a check fails, ``diagnose`` works out what every mistake of
-that function returns on each of the function's checks, and names a mistake
-only if it explains every answer the function gave (both passed, or both
-gave the same answer); two or three that do are named together, "either …
-or …".  When none does, no mistake is named: a sign in the value itself may
-name its cause (float32, rounding, a generator, the wrong exception), or a
-fact says what the value shows ("your row sums to 3, not 1") before the
-check's own hint.
+learners do it: what it returns on any check's input (``outcome``), and
+the words that name it and say how to mend it.  Each ``Sign`` is a cause
+that a value shows by itself (float32, rounding, a generator, the wrong
+exception), and the sentence that names it.  Which of them a learner's
+answers prove is for ``lesson.grader.diagnosis`` to work out.
 
-    >>> from lesson.grader.contract import check_named, right_answer
-    >>> check = check_named("uniform over 4 is ln 4")
-    >>> diagnose(check, {"value": 2.0}, right_answer(check))
-    'your entropy is 1.386 / ln 2 = 2: you take log base 2; use math.log, the natural log'
-    >>> diagnose(check, {"value": 7.0}, right_answer(check)) is None
-    True
+MISTAKES       every usual mistake, by function
+SIGNS_SHOWN    every sign a value can show
+
+    >>> from lesson.grader.contract import check_named
+    >>> log2 = next(m for m in MISTAKES if m.name == "entropy_log2")
+    >>> log2.function, log2.what
+    ('entropy', 'you take log base 2')
+    >>> round(log2.outcome(check_named("uniform over 4 is ln 4"), log2.answers[0])["value"], 6)
+    2.0
 """
 
 import copy
 import math
-import re
-import struct
 import weakref
+from typing import NamedTuple
 
 import lesson
-from lesson.grader.contract import (KINDS, NEG_INF, REL_TOL, STARTER, matches, numbers,
-                                    raised_one_of, rounded, shape, show,
-                                    digits_to_differ)
-from lesson.tables import show_value
+from lesson.grader.contract import NEG_INF
 
-MOST_NAMED = 3          # more mistakes than this explain the answers: name none
 _WORKED_OUT = weakref.WeakKeyDictionary()     # check -> {a mistake's answer: its outcome}
 
 
@@ -40,9 +34,15 @@ class NoSay(Exception):
     of only -inf, for a mistake that is not about masking)."""
 
 
+class RowForNumber(Exception):
+    """Raised by a mistake's answer where lists meet a row where a number
+    belongs: ``s - top`` with a list, which raises TypeError."""
+
+
 # --- The lesson's softmax with one rule changed ------------------------------------------
 
-def _transpose(rows):
+def transpose(rows):
+    """A matrix's columns as rows: [[1, 2], [3, 4]] -> [[1, 3], [2, 4]]."""
     return [list(column) for column in zip(*rows)]
 
 
@@ -52,11 +52,11 @@ def _softmax_with(matrix_rule, guarded=True):
     of only -inf raises NoSay (the mistake is not about masking)."""
     def answer(x, axis=-1):
         flat = not isinstance(x[0], list)
-        rows = [x] if flat else _transpose(x) if axis == 0 else x
+        rows = [x] if flat else transpose(x) if axis == 0 else x
         if guarded and any(all(s == NEG_INF for s in row) for row in rows):
             raise NoSay
         out = matrix_rule(rows)
-        return out[0] if flat else _transpose(out) if axis == 0 else out
+        return out[0] if flat else transpose(out) if axis == 0 else out
     return answer
 
 
@@ -75,8 +75,7 @@ def _shifted(row, shift):
 
 
 def _no_exp(row):
-    total = sum(row)
-    return [s / total for s in row]
+    return _divided(row, sum(row))
 
 
 def _no_exp_unmasked(row):
@@ -178,9 +177,16 @@ def _keepdims_forgotten(x, axis=-1):
     return [[e / totals[j] for j, e in enumerate(row)] for row in exps]
 
 
+def _one_row_only(x, axis=-1):
+    """The softmax of one row, in lists: a list of rows raises TypeError."""
+    if isinstance(x[0], list):
+        raise RowForNumber
+    return lesson.softmax(x)
+
+
 def _axis0_transposed(x, axis=-1):
     out = lesson.softmax(x, axis=axis)
-    return _transpose(out) if axis == 0 and isinstance(x[0], list) else out
+    return transpose(out) if axis == 0 and isinstance(x[0], list) else out
 
 
 # --- naive_softmax, rows_normalised and entropy, each with one rule changed -------------
@@ -259,6 +265,11 @@ def _per_row(W, tol=1e-9):
     return [_within(math.fsum(row), tol) for row in _rows(W)]
 
 
+def _per_row_one_for_flat(W, tol=1e-9):
+    """A bool per row, but one for a flat list, as NumPy compares row sums."""
+    return _per_row(W, tol) if isinstance(W[0], list) else lesson.rows_normalised(W, tol)
+
+
 def _log_of_zero(w):
     return -sum(p * math.log(p) for p in w)             # ValueError at log(0)
 
@@ -277,19 +288,36 @@ def _unweighted(w):
 # --- The mistakes ------------------------------------------------------------------------
 
 class Mistake:
-    """One usual mistake: the ``function`` it is made in, ``answer`` (what
-    that function returns with the mistake, on a check's input), ``what``
-    (the words that name it, the same in every hint), ``fix``, and
-    ``evidence``: a format with {got} and {right} (to 4 figures) and {n}
-    (the number of scores), said first when the mistake is named alone."""
+    """One usual mistake: the ``function`` it is made in; ``answer``, what
+    that function returns with the mistake on a check's input (a tuple: ways
+    of writing it that answer differently); ``what`` names it, ``fix`` mends
+    it, each a text or texts by dialect ({None: any code, "numpy": ...}),
+    "{row}" in them a "row" or "column"; ``evidence``, a format with {got},
+    {right} (to 4 figures) and {n} (the number of scores), said first when it
+    is named alone; ``needs``, facts (``lesson.grader.reading.FACTS``) of which
+    the learner's code must show one to make it (none: any code can)."""
 
-    def __init__(self, name, function, answer, what, fix, evidence=""):
+    def __init__(self, name, function, answer, what, fix, evidence="", needs=()):
         self.name, self.function = name, function
         self.answers = answer if isinstance(answer, tuple) else (answer,)
-        self.what, self.fix, self.evidence = what, fix, evidence
+        self.what, self.fix, self.evidence, self.needs = what, fix, evidence, frozenset(needs)
 
     def __repr__(self):
         return f"<Mistake {self.name}>"
+
+    def said(self, dialect=None, line="row"):
+        """(what, fix) in the learner's dialect ("lists", "numpy", or None
+        when unknown), about each ``line`` ("row" or "column").
+
+        >>> whole = next(m for m in MISTAKES if m.name == "softmax_whole_matrix_sum")
+        >>> whole.said("lists", "column")[1]
+        'divide each column by its own sum'
+        """
+        return tuple(_in(words, dialect).format(row=line) for words in (self.what, self.fix))
+
+    def possible(self, code):
+        """Could code with these facts make the mistake (None: code unread)?"""
+        return code is None or not self.needs or bool(self.needs & code)
 
     def outcome(self, check, answer):
         """What ``answer`` (one of the mistake's ways of writing it) gives on a
@@ -307,12 +335,21 @@ class Mistake:
             return {"value": answer(*copy.deepcopy(check.args), **check.kwargs)}
         except NoSay:
             return None
+        except RowForNumber:
+            return {"error": {"type": "TypeError", "kinds": ["TypeError", "Exception"]}}
         except (ArithmeticError, ValueError) as error:
             return {"error": {"type": type(error).__name__,
                               "kinds": [k.__name__ for k in type(error).__mro__]}}
 
 
-ROW_MAX = "subtract the row maximum before exponentiating"
+def _in(words, dialect):
+    """The words for a dialect: a text for any, or {None: ..., "numpy": ...}."""
+    return words if isinstance(words, str) else words.get(dialect, words[None])
+
+
+ROW_MAX = "subtract the {row} maximum before exponentiating"
+# NumPy's way to each row's (or column's) own maximum and sum
+KEEPDIMS = "x.max(axis=axis, keepdims=True) and e.sum(axis=axis, keepdims=True)"
 MISTAKES = [
     # softmax: the shift
     Mistake("softmax_no_max", "softmax", _each_row(lambda row: _shifted(row, 0.0)),
@@ -320,44 +357,57 @@ MISTAKES = [
             "exponential is exp(0) = 1: exp(1000) cannot overflow, nor every "
             "exp(-1000) underflow to 0"),
     Mistake("softmax_minus_min", "softmax", _each_row(lambda row: _shifted(row, min(row))),
-            "you subtract the row's minimum", "subtract its maximum, so the largest "
-            "exponential is exp(0) = 1 and none can overflow"),
+            "you subtract the {row}'s minimum", "subtract its maximum, so the largest "
+            "exponential is exp(0) = 1 and none can overflow", needs=["min"]),
     Mistake("softmax_minus_mean", "softmax",
             _each_row(lambda row: _shifted(row, sum(row) / len(row))),
-            "you subtract the row's mean", "subtract its maximum: with a -inf score the "
-            "mean is -inf, and every weight nan"),
+            "you subtract the {row}'s mean", "subtract its maximum: with a -inf score the "
+            "mean is -inf, and every weight nan", needs=["mean"]),
     Mistake("softmax_max_of_abs", "softmax",
             _each_row(lambda row: _shifted(row, max(abs(s) for s in row))),
             "you subtract the largest absolute score", "subtract the largest score "
             "itself: max(abs(s)) of [-1000, -1001] is 1001, and exp(-2001) is 0"),
     Mistake("softmax_whole_matrix_max", "softmax", _softmax_with(_whole_max),
-            "you subtract the whole matrix's maximum", "subtract each row's own maximum, "
-            "or a row far below the others underflows to 0/0"),
+            "you subtract the whole matrix's maximum",
+            {None: "subtract each {row}'s own maximum, or a {row} far below the others "
+                   "underflows to 0/0",
+             "numpy": "subtract each {row}'s own maximum, x.max(axis=axis, keepdims=True), "
+                      "or a {row} far below the others underflows to 0/0"},
+            needs=["max of all"]),
     Mistake("softmax_max_down_columns", "softmax", _as_numpy_axes(max_axis=0),
-            "you take the maximum down each column, axis=0", "take it along axis, "
-            "with keepdims=True, as the sum"),
+            {None: "you take the maximum down each column",
+             "numpy": "you take the maximum down each column, axis=0"},
+            {None: "take each row's own maximum",
+             "numpy": "take it along axis, with keepdims=True, as the sum"},
+            needs=["axis 0"]),
     Mistake("softmax_keepdims_forgotten", "softmax", _keepdims_forgotten,
             "you take the row maxima and sums without keepdims=True",
             "without it, a matrix's row maxima line up with its columns: "
-            "write x.max(axis=axis, keepdims=True), and the same for the sum"),
+            "write x.max(axis=axis, keepdims=True), and the same for the sum",
+            needs=["axis, no keepdims"]),
     # softmax: the exponentials and their sum
     Mistake("softmax_no_exp", "softmax", (_each_row(_no_exp), _each_row(_no_exp_unmasked)),
             "your weights are the scores divided by their sum",
             "exponentiate each score first (exp(s - max)), then divide"),
     Mistake("softmax_whole_matrix_sum", "softmax", _softmax_with(_whole_sum),
-            "you divide by the whole matrix's sum", "divide each row by its own sum"),
+            "you divide by the whole matrix's sum", "divide each {row} by its own sum"),
     Mistake("softmax_whole_array", "softmax", _softmax_with(_whole_array),
             "you take the maximum and the sum of the whole matrix",
-            "take each row's own (axis=axis, keepdims=True), so each row sums to 1"),
+            {None: "give each {row} its own maximum and its own sum, so each {row} "
+                   "sums to 1",
+             "numpy": "take each {row}'s own maximum and sum, " + KEEPDIMS + ", so each "
+                      "{row} sums to 1"}),
     Mistake("softmax_sum_down_columns", "softmax", _as_numpy_axes(sum_axis=0),
-            "you divide by the sum down each column, axis=0", "sum along axis, with "
-            "keepdims=True, as the maximum"),
+            {None: "you divide by the sum down each column",
+             "numpy": "you divide by the sum down each column, axis=0"},
+            {None: "divide each row by its own sum",
+             "numpy": "sum along axis, with keepdims=True, as the maximum"}),
     Mistake("softmax_divides_by_max", "softmax", _each_row(_by_largest),
             "you divide by the largest exponential", "divide by the sum of the "
             "exponentials, so the weights sum to 1"),
     Mistake("softmax_last_left_out", "softmax", _each_row(_last_left_out),
-            "your sum leaves out the last exponential", "add every one: "
-            "range(len(x)), not range(len(x) - 1)"),
+            "your sum leaves out the last exponential",
+            "add every one, so the {row} sums to 1"),
     Mistake("softmax_floor_division", "softmax", _each_row(_floor_divided),
             "you divide with //, which rounds each weight down to a whole number",
             "use /"),
@@ -365,9 +415,15 @@ MISTAKES = [
             _each_row(lambda row: lesson.softmax([s / math.sqrt(len(row)) for s in row])),
             "you divide the scores by sqrt(n) first", "softmax takes the scores as they "
             "are (scaling by sqrt(d_k) happens before, in attention)"),
+    # softmax: one row, or many
+    Mistake("softmax_one_row_only", "softmax", _one_row_only,
+            "your softmax handles one row: given a list of rows, its arithmetic meets a "
+            "whole row (a list) where a number belongs, and raises TypeError",
+            "when x[0] is a list, give each {row} its own softmax"),
     # softmax: the axis
     Mistake("softmax_ignores_axis", "softmax", lambda x, axis=-1: lesson.softmax(x),
-            "with axis=0 you normalised each row", "axis=0 runs down each column"),
+            "with axis=0 you normalised the rows, not the columns",
+            "axis=0 runs down each column"),
     Mistake("softmax_axis0_transposed", "softmax", _axis0_transposed,
             "with axis=0 you return each column's weights as a row",
             "transpose them back, so each column of the answer sums to 1"),
@@ -386,13 +442,14 @@ MISTAKES = [
     # naive_softmax
     Mistake("naive_subtracts_max", "naive_softmax", lesson.softmax,
             "naive_softmax subtracts the maximum, so it cannot fail",
-            "the naive recipe is exp(x) / sum(exp(x)) with no subtraction"),
+            "the naive recipe is exp(x) / sum(exp(x)) with no subtraction", needs=["max"]),
     Mistake("naive_no_exp", "naive_softmax", _each_row(_no_exp),
             "naive_softmax divides the scores by their sum", "exponentiate each score "
             "first: exp(x) / sum(exp(x))"),
     Mistake("naive_falls_back", "naive_softmax", _falls_back((ArithmeticError, ValueError)),
             "naive_softmax falls back on the stable softmax where it fails",
-            "let the error (or inf and nan) out: showing it is naive_softmax's job"),
+            "let the error (or inf and nan) out: showing it is naive_softmax's job",
+            needs=["try", "inf or nan", "calls softmax"]),
     Mistake("naive_catches_overflow", "naive_softmax", _falls_back(OverflowError),
             "naive_softmax catches the OverflowError and returns the stable softmax",
             "let the error out: showing it is naive_softmax's job"),
@@ -405,28 +462,39 @@ MISTAKES = [
             "each row must sum to 1 on its own"),
     Mistake("rows_whole_sum", "rows_normalised", _whole_sum_is_one,
             "you compare the sum of the whole matrix with 1",
-            "sum each row (axis=-1) and compare each with 1"),
+            {None: "sum each row and compare each sum with 1",
+             "numpy": "sum each row (W.sum(axis=-1)) and compare each sum with 1"}),
     Mistake("rows_column_sums", "rows_normalised", _column_sums,
-            "you sum down the columns, axis=0", "sum each row, along the last axis"),
+            {None: "you sum down the columns", "numpy": "you sum down the columns, axis=0"},
+            {None: "sum each row", "numpy": "sum each row, along the last axis (axis=-1)"}),
     Mistake("rows_first_row_only", "rows_normalised", _first_row_only,
-            "you check only the first row", "check every row: all(...)"),
+            "you check only the first row",
+            {None: "check every row: all(...)", "numpy": "check every row: np.all(...)"}),
     Mistake("rows_flat_as_rows_of_one", "rows_normalised", _rows_of_one,
             "you read a flat list as rows of one weight each", "a flat list is one row"),
     Mistake("rows_exact_equal_one", "rows_normalised", _exact,
             "you compare the sum with 1 exactly (== 1)", "compare abs(sum - 1) <= tol"),
     Mistake("rows_no_abs", "rows_normalised", _no_abs,
-            "you compare sum - 1 <= tol without abs(), so a row short of 1 passes",
-            "compare abs(sum - 1) <= tol"),
+            {None: "you compare sum - 1 with tol without abs(), so a row short of 1 passes",
+             "numpy": "you compare sums - 1 with tol without np.abs(), so a row short of "
+                      "1 passes"},
+            {None: "compare abs(sum - 1) <= tol", "numpy": "compare np.abs(sums - 1) <= tol"},
+            needs=["compares without abs"]),
     Mistake("rows_fixed_tolerance", "rows_normalised", _fixed_tol,
             "you use a fixed tolerance of 1e-9", "use the tol argument the call gives"),
     Mistake("rows_loose_fixed_tolerance", "rows_normalised", _loose_fixed_tol,
-            "you use a fixed, looser tolerance (such as 1e-6)", "use the tol argument"),
+            "you use a fixed, looser tolerance (such as 1e-6)", "use the tol argument",
+            needs=["small number", "round", "ignores tol"]),
     Mistake("rows_allclose", "rows_normalised", _allclose,
-            "np.allclose adds its own relative tolerance (rtol=1e-5) to tol",
-            "compare abs(sum - 1) <= tol, or pass rtol=0"),
-    Mistake("rows_bool_per_row", "rows_normalised", _per_row,
-            "you return a bool per row", "return one bool, True only if every row "
-            "sums to 1 (all(...))"),
+            "np.allclose and np.isclose add their own relative tolerance (rtol=1e-5) "
+            "to tol", "pass rtol=0, or compare np.abs(sums - 1) <= tol",
+            needs=["np.isclose"]),
+    Mistake("rows_bool_per_row", "rows_normalised", (_per_row, _per_row_one_for_flat),
+            "you return a bool per row",
+            {None: "return one bool for the whole matrix, True only if every row sums "
+                   "to 1: all(...)",
+             "numpy": "return one bool for the whole matrix, True only if every row "
+                      "sums to 1: np.all(...), or .all()"}),
     # entropy
     Mistake("entropy_log2", "entropy", lambda w: lesson.entropy(w) / math.log(2),
             "you take log base 2", "use math.log, the natural log",
@@ -453,247 +521,24 @@ MISTAKES = [
 ]
 
 
-# --- What an answer shows by itself ----------------------------------------------------
+# --- What an answer shows by itself --------------------------------------------------
 
-# Signs that name their cause, each proved by the answer alone.
-WRONG_ERROR = "you raise {type}, where the check wants {wanted}"
-NOT_A_PARAMETER = ("the call gives {name}=..., and {name} is not among your "
-                   "parameters: write def {signature}:")
-FLOAT32 = ("your numbers are float32, which keeps about 7 significant digits ({got} "
-           "for {right}): the checks want {tol}, so compute in float64, NumPy's "
-           "default (leave out dtype=np.float32)")
-ROUNDED = ("your numbers are the right ones rounded to {places} decimals: return them "
-           "as computed, and round only to print")
-NOT_NUMBERS = "{function}() returned {got}, not {wanted}"
+class Sign(NamedTuple):
+    """A cause that a value shows by itself: its ``name``, and the sentence
+    that ``says`` it (a format, filled in by the diagnosis)."""
+    name: str
+    says: str
+
+
+WRONG_ERROR = Sign("wrong_error_type", "you raise {type}, where the check wants {wanted}")
+NOT_A_PARAMETER = Sign("not_a_parameter", "the call gives {name}=..., and {name} is not "
+                                          "among your parameters: write def {signature}:")
+FLOAT32 = Sign("float32", "your numbers are float32, which keeps about 7 significant digits "
+                          "({got} for {right}): the checks want {tol}, so compute in float64, "
+                          "NumPy's default (leave out dtype=np.float32)")
+ROUNDED = Sign("rounded", "your numbers are the right ones rounded to {places} decimals: "
+                          "return them as computed, and round only to print")
+NOT_NUMBERS = Sign("not_numbers", "{function}() returned {got}, not {wanted}")
 GENERATOR = ("a generator, which computes nothing until it is read: return a list "
              "([... for ...] or list(...))")
-SIGNS = {"wrong_error_type": ", where the check wants ",
-         "not_a_parameter": "is not among your parameters",
-         "float32": "float32, which keeps about 7 significant digits",
-         "rounded": "rounded to",
-         "not_numbers": "returned a generator"}
-
-SIGNATURES = {name: f"{name}({parameters})" for name, parameters
-              in re.findall(r"^def (\w+)\((.*)\):", STARTER, re.MULTILINE)}
-
-
-def diagnose(check, outcome, right, same_function=()):
-    """The hint for a failed check, from what the function's answers prove;
-    None when they prove nothing (the check's own hint stands).
-
-    ``right`` is the check's right answer; ``same_function`` holds the
-    (check, outcome, right answer) of the function's checks.  The mistakes
-    that explain every answer are named, up to MOST_NAMED; with none, a
-    sign of what the value shows, before the check's own hint.
-    """
-    answers = [(check, outcome, right)] + [each for each in same_function
-                                           if each[0] is not check]
-    named = [mistake for mistake in MISTAKES
-             if mistake.function == check.function and _explains(mistake, answers)]
-    if 0 < len(named) <= MOST_NAMED:
-        return _naming(named, check, outcome, right)
-    return _sign(check, outcome, right)
-
-
-def _explains(mistake, answers):
-    """Does one way of writing the mistake give every answer (the first one
-    above all, the others where it has a say)?"""
-    for answer in mistake.answers:
-        agree = [_agrees(mistake.outcome(check, answer), check, outcome, right)
-                 for check, outcome, right in answers]
-        if agree[0] is True and False not in agree:
-            return True
-    return False
-
-
-def _agrees(wrong, check, outcome, right):
-    """True if the learner's outcome and the mistake's (``wrong``) both pass,
-    or both fail with the same answer; False if not; None where either
-    decides nothing."""
-    if wrong is None or ("error" not in outcome and outcome.get("value") is None):
-        return None                             # no say; missing, hung, or None
-    kind = KINDS[check.kind]
-    passed = _passes(kind, outcome, right)
-    if passed != _passes(kind, wrong, right):
-        return False
-    return passed or _same_answer(outcome, wrong)
-
-
-def _passes(kind, outcome, right):
-    if "error" in outcome:
-        return kind.accepts(outcome["error"])
-    return kind.passes(outcome["value"], right)
-
-
-def _same_answer(outcome, wrong):
-    """The same value, or both failing loudly: an ArithmeticError or ValueError,
-    or inf or nan, on each side (lists raise where NumPy gives nan)."""
-    if "error" not in outcome and "error" not in wrong:
-        return matches(outcome["value"], wrong["value"])
-    return _fails_loudly(outcome) and _fails_loudly(wrong)
-
-
-def _fails_loudly(outcome):
-    """As the "fails" checks want: an ArithmeticError or ValueError, or inf or nan."""
-    return _passes(KINDS["fails"], outcome, None)
-
-
-def _naming(named, check, outcome, right):
-    """One mistake, with its evidence; or two or three, "either ... or ...", each
-    with its fix."""
-    if len(named) > 1:
-        return "your answers fit {} mistakes: either {}".format(
-            ("two", "three")[len(named) - 2], "; or ".join(f"{m.what}: {m.fix}" for m in named))
-    mistake = named[0]
-    sentence = f"{mistake.what}; {mistake.fix}"
-    if not mistake.evidence:
-        return sentence
-    scores = check.args[0]
-    evidence = mistake.evidence.format(got=_show(outcome.get("value")), right=_show(right),
-                                       n=len(scores) if isinstance(scores, list) else "?")
-    return f"{evidence}: {sentence}"
-
-
-def _show(value):
-    return show_value(value, 4)
-
-
-def _sign(check, outcome, right):
-    """A sign that names its cause; else what the value shows, then the check's
-    hint; else None."""
-    if "error" in outcome:
-        return _error_sign(check, outcome["error"], right)
-    got = outcome.get("value")
-    if got is None:
-        return None                                 # not done yet: the report says so
-    for sign in (_not_numbers, _float32, _rounded):
-        said = sign(check, got, right)
-        if said:
-            return said
-    fact = _fact(check, got, right)
-    return f"{fact}; {check.hint}" if fact else None
-
-
-def _error_sign(check, error, right):
-    """No parameter for a keyword the call gives; or an exception the check
-    does not take, where it wants one."""
-    unknown = re.search(r"unexpected keyword argument '(\w+)'", str(error.get("message")))
-    if raised_one_of(error, ("TypeError",)) and unknown and check.kwargs:
-        return NOT_A_PARAMETER.format(name=unknown.group(1),
-                                      signature=SIGNATURES[check.function])
-    kind = KINDS[check.kind]
-    if kind.errors and not kind.accepts(error):
-        return WRONG_ERROR.format(type=error.get("type", "an exception"),
-                                  wanted=kind.wanted(right)) + f"; {check.hint}"
-    return None
-
-
-def _not_numbers(check, got, right):
-    """A string, a generator, a Decimal: anything else than numbers and bools."""
-    other = _first_other(got)
-    if other is None:
-        return None
-    shown = GENERATOR if other["other"] == "generator" else show_value(other)
-    if other is not got:
-        shown = f"a list holding {shown}"
-    return NOT_NUMBERS.format(function=check.function, got=shown,
-                              wanted=KINDS[check.kind].returns)
-
-
-def _first_other(value):
-    if isinstance(value, dict) and "other" in value:
-        return value
-    if isinstance(value, list):
-        return next(filter(None, map(_first_other, value)), None)
-    return None
-
-
-def _float32(check, got, right):
-    """Every number a float32, each the right one to float32's precision."""
-    values, wanted = numbers(got), numbers(right)
-    if not values or not wanted or len(values) != len(wanted):
-        return None
-    if not all(_is_float32(v) and abs(v - w) <= 1e-4 * max(abs(w), 1e-3)
-               for v, w in zip(values, wanted)):
-        return None
-    g, w = next(((g, w) for g, w in zip(values, wanted) if g != w), (values[0], wanted[0]))
-    return FLOAT32.format(got=f"{g:.9g}", right=f"{w:.9g}", tol=show(REL_TOL))
-
-
-def _is_float32(value):
-    try:
-        return struct.unpack("f", struct.pack("f", value))[0] == value
-    except OverflowError:
-        return False
-
-
-def _rounded(check, got, right):
-    """Every number the right one, rounded to the same few decimals."""
-    values, wanted = numbers(got), numbers(right)
-    if not values or not wanted or len(values) != len(wanted):
-        return None
-    for places in range(1, 9):
-        if values == rounded(values, places):
-            if matches(values, rounded(wanted, places)) and values != wanted:
-                return ROUNDED.format(places=places)
-            return None
-    return None
-
-
-def _fact(check, got, right):
-    """What a wrong value shows, in a sentence, or None.  Where the call must
-    fail (no right answer) the report's "got" says it all."""
-    if isinstance(right, bool):
-        return None if isinstance(got, bool) else f"you returned {_show(got)}, not True or False"
-    values = numbers(got)
-    if not values or right is None:
-        return None
-    if any(math.isnan(v) for v in values):
-        return "your answer holds nan (from 0/0, inf/inf or inf - inf)"
-    if any(math.isinf(v) for v in values):
-        return "your answer holds inf (an exp() overflowed)"
-    if check.function == "entropy":
-        return (f"your entropy is {_show(got)}, below 0, and -sum(w * ln w) never is"
-                if values[0] < 0 else None)
-    if isinstance(right, list) and shape(got) != shape(right):
-        return f"you returned {_described(got)} for {_described(right)}"
-    return _rows_fact(check, got, right)
-
-
-def _rows_fact(check, got, right):
-    """Rows (or, with axis=0, columns) that do not sum to 1, or are all the same."""
-    form = shape(got)
-    if not isinstance(form, list):
-        return None                                 # one number, where weights belong
-    if form == [0] * len(form):
-        lines, noun = [got], "row"
-    elif form == [form[0]] * len(form) and form[0] and form[0] == [0] * len(form[0]):
-        columns = check.kwargs.get("axis") == 0
-        lines, noun = (_transpose(got), "column") if columns else (got, "row")
-    else:
-        return None                                 # ragged, or deeper than a matrix
-    low = min(v for line in lines for v in line)
-    if low < 0:
-        return f"a weight of {low:.4g} is below 0, and exp() never is"
-    sums = [math.fsum(line) for line in lines]
-    if not all(matches(total, 1.0) for total in sums):
-        digits = digits_to_differ(sums, [1.0] * len(sums), 4)
-        shown = [show_value(total, digits) for total in sums]
-        if len(sums) == 1:
-            return f"your {noun} sums to {shown[0]}, not 1"
-        return f"your {noun}s sum to {', '.join(shown[:-1])} and {shown[-1]}, not 1 each"
-    if not isinstance(right, list):
-        return None
-    right_lines = _transpose(right) if noun == "column" else right
-    if len(lines) > 1 and all(line == lines[0] for line in lines) and \
-            not all(line == right_lines[0] for line in right_lines):
-        return f"you returned the same weights for every {noun}"
-    return None
-
-
-def _described(value):
-    if isinstance(value, list) and value and isinstance(value[0], list):
-        return f"{len(value)} rows of {len(value[0])}"
-    return f"{len(value)} numbers" if isinstance(value, list) else "one number"
-
-
+SIGNS_SHOWN = (WRONG_ERROR, NOT_A_PARAMETER, FLOAT32, ROUNDED, NOT_NUMBERS)

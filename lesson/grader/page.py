@@ -8,7 +8,7 @@ JSON text Python's ``json`` makes (inf and nan included), untouched.
 
 begin(time_limit)                       a new run's first step
 advance(what, text, seconds, printed)   what happened -> the next step
-finish(shown_as, cli)                   the report's records, as JSON text
+finish(shown_as, cli, source)           the report's records, as JSON text
 drawn(result)                           ... made from a result: what runner.js draws
 
 A step reaches JavaScript as a list: [do, seconds, keep, request], the
@@ -25,7 +25,7 @@ label or link out of the text.
 
 import json
 
-from lesson.grader import judge, report
+from lesson.grader import judge, reading, report
 from lesson.grader.contract import TIME_LIMIT, checks_for, new_seed
 from lesson.grader.plan import Plan
 
@@ -83,11 +83,13 @@ def _step(step):
     return [step["do"], step.get("seconds", 0.0), step.get("keep", 0), request]
 
 
-def finish(shown_as, cli):
+def finish(shown_as, cli, source=""):
     """The finished run's report, as JSON text (see ``drawn``); ``cli`` is the
-    command that checks the file outside the page."""
+    command that checks the file outside the page; ``source`` is the editor's
+    text, read (never run) for what its code shows (``reading.facts``)."""
     plan = _RUN["plan"]
-    results = judge.results(plan.load, plan.outcomes, plan.check_limit, _RUN["checks"])
+    code = reading.facts(source.encode("utf-8", "replace"), shown_as) if source else None
+    results = judge.results(plan.load, plan.outcomes, plan.check_limit, _RUN["checks"], code)
     result = {"file": shown_as, "load": plan.load,
               "checks": report.located(results, plan.outcomes)}
     drawing = drawn(result, plan.check_limit)

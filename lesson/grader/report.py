@@ -209,7 +209,7 @@ def records(result, time_limit=TIME_LIMIT, functions=FUNCTIONS, named=False):
 
     ``result`` has "file", "load" and "checks" (``judge.result_record``s,
     with the learner's "line" where ``located`` found one), and may have a
-    "note" (how the file was found) and a "problem" (why it did not load,
+    "problem" (why it did not load,
     where a bundle says it better than the load can).  Functions not in
     ``functions`` are summed up in one line each; the closing line always
     counts every check, and names the file when ``named``.
@@ -231,8 +231,6 @@ def records(result, time_limit=TIME_LIMIT, functions=FUNCTIONS, named=False):
     shown = printable(result["file"])
     out = [line(f"Checking {shown} against lesson 4's contract", role="title"),
            _gap()]
-    if result.get("note"):
-        out += [line(result["note"], role="note", label="Note:", pad=6), _gap()]
     trouble = load_problem_text(load, time_limit, file=shown)
     if trouble is not None:                  # a bundle may say it better (no submission found)
         trouble = result.get("problem") or trouble

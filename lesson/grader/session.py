@@ -11,32 +11,43 @@ A file the checker failed on (its sandbox did not start) stops the run: no
 grade is given, one line says why, and the exit code is CHECKER_FAILED.
 """
 
+import contextlib
 import json
 import os
 import shutil
 import sys
 
-from lesson.grader import classroom, formats, process, report
+from lesson.grader import classroom, formats, process, report, sandbox as confinement, workers
 from lesson.grader.contract import TIME_LIMIT, new_seed
-from lesson.grader.process import MEMORY_LIMIT
 from lesson.grader.report import printable
+from lesson.grader.workers import MEMORY_LIMIT
 
 CHECKER_FAILED = 3      # the exit code when the checker itself failed: no grade was given
 
 
 def check(paths, form="text", *, time_limit=TIME_LIMIT, memory_limit=MEMORY_LIMIT, jobs=1,
-          seed=None, sandbox=None, points=(), output_dir=None, results=None):
+          seed=None, sandbox=None, points=(), output_dir=None, results=None,
+          prog="python -m lesson check"):
     """Grade each submission; print the reports (or a platform's documents);
     return the exit code: 0 only if every check passed (always 0 for
     Exercism, as its runner exits), 1 if some did not, CHECKER_FAILED.
 
     The arguments are ``check``'s options (see ``python -m lesson check
     --help``); ``sandbox`` is True (--sandbox), False (--no-sandbox) or None.
-    A misuse of them is a ValueError, before anything is graded.
+    ``prog`` names the command in the lines it prints on stderr.  A misuse
+    of the options is a ValueError, before anything is graded.
     """
     points = formats.points(points)
     entries, skipped = classroom.find(paths)
     _refuse_misuse(form, len(entries), points, output_dir, results)
+    with _held(results):
+        return _graded(entries, skipped, paths, form, time_limit, memory_limit, jobs, seed,
+                       sandbox, points, output_dir, results, prog)
+
+
+def _graded(entries, skipped, paths, form, time_limit, memory_limit, jobs, seed, sandbox,
+            points, output_dir, results, prog):
+    """``check``'s work, once its options are known to be sound: the exit code."""
     if form == "exercism":
         time_limit = formats.exercism_time_limit(time_limit)
     sandbox = _sandbox(sandbox)
@@ -44,17 +55,17 @@ def check(paths, form="text", *, time_limit=TIME_LIMIT, memory_limit=MEMORY_LIMI
     several = len(entries) > 1
     if hasattr(sys.stdout, "reconfigure"):     # a learner's output on any console
         sys.stdout.reconfigure(errors="backslashreplace")
-    if several and sandbox == "none":
-        print(f"python -m lesson check: warning: {NO_SANDBOX}", file=sys.stderr)
-    process.STOPPING.clear()           # a run stopped before (Ctrl+C, the checker's failure)
+    if several and sandbox != "bwrap":
+        print(f"{prog}: warning: {unconfined(sandbox)}", file=sys.stderr)
+    workers.STOPPING.clear()           # a run stopped before (Ctrl+C, the checker's failure)
     read = classroom.snapshots(entries, paths)
 
     def grade(index):
         entry = entries[index]
         result = process.run(entry.path, time_limit, entry.shown_as, sandbox,
                              memory_limit, seed, snapshot=read[index])
-        if entry.note:
-            result["note"] = entry.note
+        if entry.problem:                      # no file of the student's folder was chosen
+            result["problem"] = entry.problem
         return result
     graded = []
     facts = _run_facts(sandbox, seed, memory_limit, time_limit)
@@ -64,20 +75,20 @@ def check(paths, form="text", *, time_limit=TIME_LIMIT, memory_limit=MEMORY_LIMI
         for result in classroom.grade_all(list(range(len(entries))), grade, jobs,
                                           _saver(results, entries, facts)):
             if formats.checker_failed(result):       # no grade: stop, and say why
-                process.stop_all()
-                return _checker_failed(form, result, time_limit, points, facts)
+                workers.stop_all()
+                return _checker_failed(form, result, time_limit, points, facts, prog)
             graded.append(result)
             if form == "text":
                 _print_report(result, time_limit, several)
         _print_documents(form, graded, skipped, entries, output_dir, facts, points)
         sys.stdout.flush()
     except KeyboardInterrupt:
-        process.stop_all()
-        print("python -m lesson check: stopped (Ctrl+C) before every file was checked",
+        workers.stop_all()
+        print(f"{prog}: stopped (Ctrl+C) before every file was checked",
               file=sys.stderr)
         return 130
     except BrokenPipeError:                    # e.g. piped into `head`: stop quietly
-        process.stop_all()
+        workers.stop_all()
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     if form == "exercism":
@@ -120,18 +131,47 @@ def _print_documents(form, results, skipped, entries, output_dir, facts, points)
         print("\n".join(_summary(results, skipped)))
 
 
-def _checker_failed(form, result, time_limit, points, facts):
+def _checker_failed(form, result, time_limit, points, facts, prog):
     """The checker failed on a file (its sandbox did not start, say): one line
-    on stderr, the grader's error in a platform's document, and exit 3."""
-    print(f"python -m lesson check: error: {result['problem']}", file=sys.stderr)
+    on stderr, the grader's error in a platform's document (Gradescope has
+    none: its run without a results.json is a failed one), and exit 3."""
+    print(f"{prog}: error: {result['problem']}", file=sys.stderr)
     if form == "json":
         print(json.dumps(dict(facts, error=result["problem"], files=[], skipped=[]),
                          indent=1, allow_nan=False))
     elif form == "junit":
         print(formats.junit([result], time_limit))
     elif form in formats.PER_FILE:
-        print(_document(form, result, time_limit, points))
+        document = _document(form, result, time_limit, points)
+        if document is not None:
+            print(document)
     return CHECKER_FAILED
+
+
+@contextlib.contextmanager
+def _held(folder):
+    """--results DIR is this run's alone while it runs: the folder itself is
+    locked, and a second run writing there finds it held and says so in one
+    line (a ValueError) before grading anything.  The lock ends with the
+    run, or with its process, however that ends; it leaves no file behind."""
+    try:
+        import fcntl
+    except ImportError:                    # no fcntl: no checker either (see process.grade)
+        fcntl = None
+    if folder is None or fcntl is None:
+        yield
+        return
+    descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise ValueError(f"--results {printable(folder)}: another check is writing there "
+                             f"now, so nothing was graded: wait for it to end, or give "
+                             f"another folder") from None
+        yield
+    finally:
+        os.close(descriptor)
 
 
 def _make_folder(option, folder):
@@ -146,26 +186,23 @@ def _make_folder(option, folder):
         raise ValueError(f"{option} {printable(folder)}: {error.strerror}") from None
 
 
-NO_SANDBOX = ("bubblewrap (bwrap) is not in use, so these submissions run with your "
-              "rights: a hostile one can read or change your files, or stop the checker. "
-              "Install bubblewrap (Debian, Ubuntu: apt-get install bubblewrap) to "
-              "sandbox each one, or grade on a platform (see --help).")
+def unconfined(mode):
+    """The warning for several submissions graded without the sandbox: what
+    they can still reach, and the way out."""
+    said = confinement.THREAT_MODEL[mode]
+    return (f"bubblewrap (bwrap) is not in use ({said['title']}), so {said['cannot']}. "
+            f"Install bubblewrap "
+            f"(Debian, Ubuntu: apt-get install bubblewrap) to sandbox each one, or grade "
+            f"on a platform (see --help).")
 
 
 def _sandbox(wanted):
-    """"bwrap" or "none", for --sandbox (required), --no-sandbox, or neither."""
-    if wanted is False:
-        return "none"
-    found = process.default_sandbox()
-    if wanted is True and found != "bwrap":
-        raise ValueError("--sandbox needs bubblewrap (bwrap), which is not installed "
-                         "(Debian, Ubuntu: apt-get install bubblewrap)")
-    return found
+    """"bwrap", "user" or "none", for --sandbox (required), --no-sandbox, or neither."""
+    return confinement.mode(wanted)
 
 
 def _header(sandbox, seed, memory_limit):
-    mode = ("each submission sandboxed with bubblewrap" if sandbox == "bwrap" else
-            "no sandbox: each submission runs with your rights")
+    mode = confinement.THREAT_MODEL[sandbox]["title"]
     return (f"lesson 4's checker: {mode}, in at most {memory_limit} MiB; seed {seed} "
             f"(--seed {seed} asks the same inputs again)")
 
@@ -182,9 +219,8 @@ def _skipped(skipped):
 def _summary(results, skipped):
     """The teacher's table, with each file's name made printable (only here)."""
     lines = report.summary_lines([dict(r, file=printable(r["file"])) for r in results])
-    notes = [f"Note: {r['note']}" for r in results if r.get("note")]
     skips = [f"Skipped {printable(name)}: {why}" for name, why in skipped]
-    return (notes + skips + [""] if notes or skips else []) + lines
+    return (skips + [""] if skips else []) + lines
 
 
 def _saver(folder, entries, facts):
@@ -199,9 +235,10 @@ def _saver(folder, entries, facts):
             return
         entry = {k: v for k, v in result.items() if k != "load"}
         path = os.path.join(folder, names[index])
-        with open(path + ".part", "w", encoding="utf-8") as file:
+        part = f"{path}.{os.getpid()}.part"
+        with open(part, "w", encoding="utf-8") as file:
             json.dump(dict(facts, file=entry), file, indent=1, allow_nan=False)
-        os.replace(path + ".part", path)
+        os.replace(part, path)
     return save
 
 

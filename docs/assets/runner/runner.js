@@ -508,7 +508,8 @@
       } finally {
         if (learner) learner.stop();
       }
-      const finished = await judge.ask({ type: "finish", shownAs: filename, cli }, "finished");
+      const finished = await judge.ask({ type: "finish", shownAs: filename, cli, source },
+                                       "finished");
       return JSON.parse(finished.drawing);
     }
 

@@ -212,7 +212,8 @@ self.onmessage = async (event) => {
                                         message.seconds, message.printed) });
         break;
       case "finish":                                // judge: the report's records
-        post({ type: "finished", drawing: call("finish", message.shownAs, message.cli) });
+        post({ type: "finished",
+               drawing: call("finish", message.shownAs, message.cli, message.source) });
         break;
       case "load": {                                // learner: load the file
         const path = `${FOLDER}/${message.filename}`;

@@ -1,0 +1,27 @@
+import math
+
+
+def softmax(x, axis=-1):
+    # the softmax from the lesson's first page: one row of scores
+    top = max(x)
+    if top == -math.inf:
+        raise ValueError("every key is masked")
+    exps = [math.exp(s - top) for s in x]
+    total = math.fsum(exps)
+    return [e / total for e in exps]
+
+
+def naive_softmax(x):
+    exps = [math.exp(s) for s in x]
+    total = sum(exps)
+    return [e / total for e in exps]
+
+
+def rows_normalised(W, tol=1e-9):
+    rows = W if isinstance(W[0], list) else [W]
+    return all(abs(math.fsum(row) - 1) <= tol for row in rows)
+
+
+def entropy(w):
+    return -math.fsum(p * math.log(p) for p in w if p > 0) + 0.0
+
