@@ -153,7 +153,10 @@ def line_chart(series, x_range, y_range, x_ticks, y_ticks, x_label, y_label, alt
         y, label = tick if isinstance(tick, tuple) else (tick, f"{tick:g}")
         body.append(f'<line x1="{left}" y1="{py(y):.1f}" x2="{left + plot_w}" '
                     f'y2="{py(y):.1f}" stroke="{FAINT}" stroke-opacity="0.35"/>')
-        body.append(text(left - 5, py(y) + 4, label, anchor="end"))
+        # A label is centred on its line; the lowest sits on it, clear of the
+        # x axis's labels under the corner (0 above, -4 below, not touching).
+        lift = 0 if y == y_range[0] else 4
+        body.append(text(left - 5, py(y) + lift, label, anchor="end"))
     body.append(text(left + plot_w / 2, top + plot_h + 30, x_label))
     body.append(text(12, top + plot_h / 2, y_label,
                      transform=f"rotate(-90 12 {top + plot_h / 2:.1f})"))

@@ -246,7 +246,9 @@
             button.scrollIntoView();
             button.click();
             await new Promise(resolve => setTimeout(resolve, 0));
+            const runs = code.closest('[data-copy]');          // a >>> session: its code alone
             copied.push({text: code.textContent, copied: last,
+                         runs: runs && runs.getAttribute('data-copy'),
                          language: (code.closest('.highlight') || code.parentElement).className});
         }
         return copied;

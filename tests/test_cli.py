@@ -183,5 +183,5 @@ def test_starter_holds_the_four_stubs_and_their_contracts(tmp_path):
     text = path.read_text()
     for name in contract.FUNCTIONS:
         assert f"def {name}(" in text
-    assert "python -m lesson check ex.py" in text
+    assert "softmax-lesson check ex.py" in text
     compile(text, str(path), "exec")

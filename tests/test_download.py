@@ -2,7 +2,8 @@
 
 A learner who found the site and never saw the repository follows the
 "Get the lesson" box: download the wheel, install it into a fresh venv, write
-the starter and check it, in a folder of their own.
+the starter and check it, in a folder of their own; and the report's "stuck?"
+lines name pages and sections the site has.
 """
 
 import html
@@ -110,3 +111,24 @@ def test_box_commands_install_the_wheel_and_check_the_starter_elsewhere(built_si
     where = next(line for line in lines if line.endswith("__init__.py"))
     assert where.startswith(str(download / "lesson-venv")), where        # not the repository
     assert "No module named 'lesson_docs'" in result.stdout
+    # Each "stuck?" line leads somewhere this learner can go: a page of the
+    # site by its title in the navigation, and a section of it by its heading.
+    stuck = [line for line in lines if line.lstrip().startswith("stuck?")]
+    assert len(stuck) == 4, lines
+    for line in stuck:
+        assert ".html" not in line, line                         # no bare relative link
+        named = re.fullmatch(r"\s*stuck\? read (.+) \u203a (.+) or see a solution at "
+                             r"(.+) \u203a (.+)", line)
+        assert named, line
+        for title, section in (named.group(1, 2), named.group(3, 4)):
+            assert section in site_sections(built_site, title), (title, section)
+
+
+def site_sections(site, title):
+    """The headings of the built page that the site's navigation calls ``title``."""
+    import yaml
+    config = yaml.safe_load(re.sub(r"!\S+", "", (ROOT / "mkdocs.yml").read_text()))
+    page = next(page for entry in config["nav"] for name, page in entry.items() if name == title)
+    markup = (site / page.replace(".md", ".html")).read_text(encoding="utf-8")
+    return [html.unescape(re.sub(r"<[^>]+>", "", heading))
+            for heading in re.findall(r"<h[1-6][^>]*>(.*?)<a class=\"headerlink\"", markup, re.S)]

@@ -2,7 +2,8 @@
 
 Every number the explorer shows is checked against :mod:`lesson` for the
 mask and temperature it holds, formatted as the lesson's tables format it
-(``lesson.tables.fmt``).  The file's tests share one page load: each test
+(``lesson.tables.fmt``), each weight as every weight the scripts show, to
+four decimals (``lesson_docs.markdown_text.weight_text``).  The file's tests share one page load: each test
 starts from "Start over".  Axe's dark-scheme run and the phone's width are
 the only other views.
 """
@@ -16,6 +17,7 @@ import pytest
 import lesson
 from lesson.tables import fmt, fmt_list
 from lesson_docs import explorer, questions  # the site build's data for the explorer
+from lesson_docs.markdown_text import weight_text
 
 from plugin_browser import Page
 from page_states import DESKTOP, screenshot
@@ -85,7 +87,7 @@ def expected(masked=(), t=1.0):
         except ValueError:
             rows.append(None)
     kept = [w for row in rows if row for w in row[1]]
-    return {"cells": [[fmt(w) for w in row[1]] if row else [""] * len(K) for row in rows],
+    return {"cells": [[weight_text(w) for w in row[1]] if row else [""] * len(K) for row in rows],
             "sums": [fmt(math.fsum(row[1])) if row else "none" for row in rows],
             "outputs": [fmt_list(row[0], 4) if row else "none" for row in rows],
             "total": fmt(math.fsum(kept))}
@@ -131,15 +133,20 @@ def page(view):
 def test_the_first_view_is_lesson_attention_built_into_the_page(built_site, page):
     html = (built_site / "index.html").read_text()
     O, A = lesson.attention(Q, K, V)
-    assert built_cells(html) == [[i, j, fmt(w)] for i, row in enumerate(A) for j, w in enumerate(row)]
+    assert built_cells(html) == [[i, j, weight_text(w)] for i, row in enumerate(A)
+                                 for j, w in enumerate(row)]
+    # One format for the weights: every one of them with four decimals (or an exact 0 or 1).
+    assert all(re.fullmatch(r"0\.\d{4}|[01]|.*e-\d+", text) for *_, text in built_cells(html))
+    assert "0.1310" in [text for *_, text in built_cells(html)]       # not 0.131
     want = expected()
     got = same(page, want)                      # the script shows what the build wrote
     assert got["where"] == [[i, j] for i in range(len(Q)) for j in range(len(K))]
     assert len(Q) >= 4 and len(K) >= 4
     assert got["sums"] == ["1"] * len(Q) and got["total"] == str(len(Q))
     assert all(abs(sum(float(w) for w in row) - 1) <= len(K) * 0.5e-4 for row in got["cells"])
+    unspanned = re.sub(r"</?span[^>]*>", "", html)     # a hyphenated run of code is a span
     for name, matrix in (("queries", Q), ("keys", K), ("values", V)):       # shown on the page
-        assert all(f"<code>{fmt_list(v)}</code>" in html for v in matrix), name
+        assert all(f"<code>{fmt_list(v)}</code>" in unspanned for v in matrix), name
 
 
 # --- Causal, a click, a row with no key left, the temperature ------------------
@@ -200,7 +207,7 @@ def test_temperature_sharpens_and_flattens_every_row(page):
     for position, t in (("-1", 0.1), ("0", 1.0), ("1", 10.0)):
         page.fill(f"{ROOT} input[type=range]", position)
         got = same(page, expected(t=t))
-        tops.append([max(map(float, row)) for row in got["cells"]])
+        tops.append([max(float(w.lstrip(">")) for w in row) for row in got["cells"]])
         assert page.get_attribute(f"{ROOT} input[type=range]", "aria-valuetext") == f"T = {t:.2f}"
     assert all(cold > warm > hot > 1 / len(K) for cold, warm, hot in zip(*tops))
 

@@ -198,6 +198,12 @@ def test_answer_boxes_name_a_percent_another_example_and_each(open_page, built_s
     assert "is-wrong" in verdict and "three-key example" in said
     verdict, said = submit(view, "first-weight", "0.67 each")       # not one key's weight
     assert "is-wrong" in verdict and said == first["notEach"]
+    # Question 2's answer is a sum, not a weight: 200 is a percent, said as such.
+    verdict, said = submit(view, "four-weights", "200")
+    assert "is-wrong" in verdict and "percent" in said and "a sum of weights" in said, said
+    assert "A weight is a fraction" not in said and "200%" not in said
+    verdict, said = submit(view, "large-scores", "50")
+    assert "A weight is a fraction between 0 and 1: 0.5, which is 50%." in said
     assert view.errors == []
 
 

@@ -142,8 +142,8 @@ def test_the_page_gets_the_same_records_as_data(graded):
         assert [(r["verdict"], r["lines"], r["links"]) for r in drawing["records"]] == [
             (r["verdict"], r["lines"], r["links"]) for r in records], name
         for record in drawing["records"]:
-            for start, end in record["links"]:
-                assert record["text"][start:end].split("#")[0].endswith(".html"), record
+            for start, end, address in record["links"]:
+                assert address.split("#")[0].endswith(".html") and record["text"][start:end], record
                 links += 1
     assert links, "no record links to the site: the links went unchecked"
 

@@ -4,7 +4,7 @@ The built site is served from 127.0.0.1 (as `python3 -m http.server -d site`
 would), and one page is shared by the tests, since Python takes seconds to
 start.  Every request is routed: one that would leave 127.0.0.1 is recorded
 and refused.  Each report the page gives is compared with the report that
-`python -m lesson check` prints for the same file.
+`softmax-lesson check` prints for the same file.
 
 The page runs CPython 3.14 (Pyodide) while these tests run the CLI under the
 Python at hand, so an exception's message, which may differ between the two,
@@ -502,7 +502,8 @@ def test_the_line_a_report_names_is_marked(runner):
     # The site's addresses the report names are links, and only those.
     links = runner.page.eval_on_selector_all(
         ".lr-report a", "links => links.map(a => [a.textContent, a.getAttribute('href')])")
-    assert links == [["in-code.html#softmax"] * 2, ["exercises.html#a-solution"] * 2]
+    assert links == [["In code \u203a softmax(x, axis=-1)", "in-code.html#softmax"],
+                     ["Exercises \u203a A solution", "exercises.html#a-solution"]]
 
 
 # Every word of the reports on the page that fits in a row: the ones drawn on
@@ -607,7 +608,7 @@ def test_from_disk_the_page_says_how_to_check(browser, built_site):
     view.page.wait_for_function("() => document.querySelector('.lesson-runner').dataset.state === 'disk'")
     status = view.status()
     assert "python3 -m http.server -d site" in status
-    assert f"python -m lesson check {FILENAME}" in status
+    assert f"softmax-lesson check {FILENAME}" in status
     assert view.page.is_disabled(".lr-run")
     assert text_of(view.page) == STARTER
     assert view.errors == []
@@ -660,7 +661,7 @@ def test_when_python_cannot_start_the_page_says_so_within_seconds(browser, site,
     print(f"\nno interpreter on the server: the page said so after {seconds:.1f} s")
     assert seconds < 20
     assert "could not start" in view.status()
-    assert f"python -m lesson check {FILENAME}" in view.status()
+    assert f"softmax-lesson check {FILENAME}" in view.status()
     assert view.page.is_disabled(".lr-run")
     view.close()
 
@@ -675,7 +676,7 @@ def test_built_without_npm_ci_the_site_builds_and_the_editor_says_so(browser, se
         "() => document.querySelector('.lesson-runner').dataset.state === 'unavailable'")
     status = view.status()
     assert "not bundled in this build" in status
-    assert f"python -m lesson check {FILENAME}" in status
+    assert f"softmax-lesson check {FILENAME}" in status
     # No CodeMirror either: the textarea, where Enter keeps the indent and Tab leaves.
     page = view.page
     assert not (built / "assets" / "runner" / "editor.bundle.js").exists()
@@ -749,3 +750,204 @@ def test_the_page_names_each_typical_mistake_as_the_terminal_does(runner, tmp_pa
         assert comparable(lines) == comparable(check_with_cli(tmp_path, source)), name
     print(f"\n{len(chosen)} mistakes checked in the page in "
           f"{time.perf_counter() - began:.1f} s")
+
+
+# --- NumPy, from the package CDN, only when the learner asks ---------------------
+#
+# A local server stands in for Pyodide's package CDN: the built page, copied,
+# names it instead (data-package-cdn, pyodide_assets.PACKAGE_CDN's one use).
+# It serves a stand-in NumPy: a real wheel, of the name the lock gives, whose
+# numpy module is a few lines of Python.  With the shipped lock, whose sha256
+# is real NumPy's, the browser must refuse it (the integrity check is the
+# lock's); with a lock naming the stand-in's sha256, it loads, and the page
+# grades a file that imports it.
+
+NUMPY_SOLUTION = ("import numpy as np\n"
+                  "assert np.STAND_IN or np.__version__\n\n"
+                  + (SAMPLES / "correct_lists.py").read_text())
+
+
+def stand_in_numpy(file_name):
+    """The stand-in wheel's bytes: numpy/__init__.py and its metadata."""
+    import base64
+    import hashlib
+    import io
+    import zipfile
+    version = file_name.split("-")[1]
+    info = f"numpy-{version}.dist-info"
+    files = {"numpy/__init__.py": f'"""A stand-in for the tests."""\nSTAND_IN = True\n'
+                                  f'__version__ = "{version}"\nfrom math import exp, log\n',
+             f"{info}/METADATA": f"Metadata-Version: 2.1\nName: numpy\nVersion: {version}\n",
+             f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: false\n"
+                              "Tag: cp314-cp314-pyemscripten_2026_0_wasm32\n"}
+    record = "".join(
+        f"{name},sha256={base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b'=').decode()},{len(text.encode())}\n"
+        for name, text in files.items()) + f"{info}/RECORD,,\n"
+    files[f"{info}/RECORD"] = record
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, text in files.items():
+            archive.writestr(name, text)
+    return buffer.getvalue()
+
+
+class Cdn(http.server.BaseHTTPRequestHandler):
+    """The package CDN's stand-in: each request recorded; "fail" answers 503,
+    "serve" the stand-in wheel (with the CORS header the real CDN sends)."""
+
+    state = None                        # {"mode", "wheel", "requests"}, set per server
+
+    def do_GET(self):
+        self.state["requests"].append(self.path)
+        if self.state["mode"] == "fail":
+            self.send_response(503)
+            self.send_header("Access-Control-Allow-Origin", "*")
+            self.end_headers()
+            return
+        body = self.state["wheel"]
+        self.send_response(200)
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def cdn():
+    """A stand-in package CDN on 127.0.0.1; its state says what it answers."""
+    from lesson_docs import pyodide_assets
+    package = pyodide_assets.offered_package(ROOT / pyodide_assets.RUNTIME_IN_PROJECT)
+    if package is None:
+        skip_or_fail("the site was built without Pyodide: run `npm ci` first")
+    state = {"mode": "fail", "wheel": stand_in_numpy(package["file"]), "requests": [],
+             "package": package}
+    handler = type("CdnHere", (Cdn,), {"state": state})
+    server = Server(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    state["url"] = f"http://127.0.0.1:{server.server_port}/pyodide/"
+    yield state
+    server.shutdown()
+    server.server_close()
+
+
+def site_with_cdn(site, folder, cdn, lock_sha256=None):
+    """A copy of the built site (links to its files) whose Exercises page names
+    the stand-in CDN, and whose lock, if asked, names the stand-in's sha256."""
+    import hashlib
+    import os
+    shutil.copytree(site, folder, copy_function=os.symlink)
+    page = folder / "exercises.html"
+    markup = page.read_text(encoding="utf-8")
+    shipped = re.search(r'data-package-cdn="([^"]+)"', markup).group(1)
+    page.unlink()
+    page.write_text(markup.replace(shipped, cdn["url"]), encoding="utf-8")
+    if lock_sha256:
+        lock = folder / "assets" / "runner" / "pyodide" / "pyodide-lock.json"
+        data = json.loads(lock.read_text(encoding="utf-8"))
+        data["packages"]["numpy"]["sha256"] = hashlib.sha256(cdn["wheel"]).hexdigest()
+        lock.unlink()
+        lock.write_text(json.dumps(data), encoding="utf-8")
+    return shipped
+
+
+def ready_view(browser, url):
+    view = View(browser, url)
+    view.page.wait_for_function(
+        "() => ['ready', 'failed'].includes(document.querySelector('.lesson-runner').dataset.state)",
+        timeout=90_000)
+    assert view.state() == "ready", view.status()
+    return view
+
+
+def ask_to_check(view, source):
+    set_text(view.page, source)
+    focus_editor(view.page)
+    view.page.keyboard.press("Control+Enter")
+
+
+def test_numpy_is_offered_fetched_only_on_the_click_and_a_failure_recovers(
+        browser, site, serve, cdn, tmp_path):
+    """With the shipped lock: a file that imports NumPy gets an offer, not a
+    report, and nothing is fetched; a click asks the CDN for the lock's file;
+    a failed request, then a file whose sha256 is not the lock's, are each
+    said in one line with the terminal's command; the editor goes on working;
+    offline, the page says so and fetches nothing."""
+    from lesson_docs import pyodide_assets
+    shipped = site_with_cdn(site, tmp_path / "site", cdn)
+    assert shipped == pyodide_assets.PACKAGE_CDN.format(
+        version=pyodide_assets.runtime_version(site / "assets" / "runner" / "pyodide"))
+    package, command = cdn["package"], f"softmax-lesson check {FILENAME}"
+    cdn["requests"].clear()
+    view = ready_view(browser, serve(tmp_path / "site") + f"exercises.html?seed={SEED}")
+    page = view.page
+    fetched = lambda: [u for u in view.requests if u.startswith(cdn["url"])]   # noqa: E731
+    # 1. The offer: one button, its size; no report, no request.
+    ask_to_check(view, NUMPY_SOLUTION)
+    page.wait_for_selector(".lr-offer:not([hidden])")
+    assert page.inner_text(".lr-load") == f"Load NumPy {package['version']} ({package['size']})"
+    assert "imports NumPy" in view.status() and command in view.status()
+    assert page.is_hidden(".lr-report") and cdn["requests"] == [] and fetched() == []
+    offered = view.status()
+    # 2. The click; the request fails (503): one line, the command, a second chance.
+    page.click(".lr-load")
+    page.wait_for_function("() => /could not be loaded/.test(document.querySelector('.lr-status').textContent)",
+                           timeout=60_000)
+    assert cdn["requests"] and set(cdn["requests"]) == {f"/pyodide/{package['file']}"}
+    assert fetched() and set(fetched()) == {cdn["url"] + package["file"]}     # seen by the page
+    assert command in view.status() and "\n" not in view.status().strip()
+    assert page.inner_text(".lr-load").startswith("Try again")
+    failed = view.status()
+    # 3. Served, but not the file the lock names (its sha256 differs): refused.
+    cdn["mode"], asked = "serve", len(cdn["requests"])
+    page.click(".lr-load")
+    page.wait_for_function(
+        "n => /could not be loaded/.test(document.querySelector('.lr-status').textContent)"
+        " && !document.querySelector('.lr-offer').hidden", arg=None, timeout=60_000)
+    assert len(cdn["requests"]) > asked                  # it was fetched, then refused
+    print(f"\nthe offer: {offered!r}\nthe request failed: {failed!r}\n"
+          f"a file that is not the lock's: {view.status()!r}")
+    # 4. The editor still checks a file without NumPy, in the page.
+    cdn["mode"] = "fail"
+    lines, status, _ = check_in_page(view, CASES["correct_lists"][0])
+    assert lines[-1] == f"{CHECKS} passed, 0 failed" and page.is_hidden(".lr-offer")
+    # 5. Offline: said in one line, with the command; no button, no request.
+    asked = len(cdn["requests"])
+    view.context.set_offline(True)
+    ask_to_check(view, NUMPY_SOLUTION)
+    page.wait_for_function("() => /offline/.test(document.querySelector('.lr-status').textContent)")
+    assert command in view.status() and page.is_hidden(".lr-offer")
+    print(f"offline: {view.status()!r}")
+    view.context.set_offline(False)
+    assert len(cdn["requests"]) == asked
+    assert view.outside == []
+    view.close()
+
+
+def test_numpy_loaded_on_the_click_is_graded_in_the_page(browser, site, serve, cdn, tmp_path):
+    """A lock that names the stand-in's sha256: after the click the file that
+    imports NumPy is checked in the page, as the terminal checks it, and the
+    next run needs no click."""
+    site_with_cdn(site, tmp_path / "site", cdn, lock_sha256=True)
+    cdn["mode"] = "serve"
+    cdn["requests"].clear()
+    view = ready_view(browser, serve(tmp_path / "site") + f"exercises.html?seed={SEED}")
+    page = view.page
+    runs = page.evaluate("() => lessonRunner.runners[0].timings.runs.length")
+    ask_to_check(view, NUMPY_SOLUTION)
+    page.wait_for_selector(".lr-offer:not([hidden])")
+    assert cdn["requests"] == []
+    page.click(".lr-load")
+    page.wait_for_function("n => lessonRunner.runners[0].timings.runs.length > n", arg=runs,
+                           timeout=120_000)
+    lines = page.text_content(".lr-report").rstrip("\n").split("\n")
+    assert lines[-1] == f"{CHECKS} passed, 0 failed", lines
+    print(f"\nafter the click: {view.status()!r}")
+    assert set(cdn["requests"]) == {f"/pyodide/{cdn['package']['file']}"}
+    lines, status, _ = check_in_page(view, NUMPY_SOLUTION)           # no offer this time
+    assert lines[-1] == f"{CHECKS} passed, 0 failed" and page.is_hidden(".lr-offer")
+    assert view.outside == []
+    view.close()

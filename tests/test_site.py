@@ -84,6 +84,7 @@ def test_idea_page_table_is_computed_by_lesson(built_site):
 
 def test_worked_example_table_is_computed_by_lesson(built_site):
     text = text_of(page(built_site, "reference").replace("<code>", "").replace("</code>", ""))
+    text = " ".join(text.split())                   # a word of code is a span of its own
     for step in ["[0.669762, 0.330238]", "[1.339523, 0.660477]", "[2, 0]"]:
         assert step in text
 
@@ -238,7 +239,9 @@ def test_zensical_pages_hold_the_computed_numbers(zensical_site, built_site):
     assert "0.669762" in page(zensical_site, "reference")
     # The same numbers as the MkDocs build: tables are filled by the same code.
     for name in ["index", "reference", "precision", "exercises"]:
-        cells = re.findall(r"<td[^>]*>(.*?)</td>", page(built_site, name))
+        # Zensical's search reads data-search-exclude and leaves it out of the page.
+        cells = re.findall(r"<td[^>]*>(.*?)</td>",
+                           page(built_site, name).replace(' data-search-exclude=""', ""))
         assert cells, name
         assert cells == re.findall(r"<td[^>]*>(.*?)</td>", page(zensical_site, name)), name
 
@@ -261,3 +264,71 @@ def test_the_build_does_no_work_at_import_and_expands_without_processes():
             "assert threading.active_count() == 1 and not multiprocessing.active_children()\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+# --- What search finds --------------------------------------------------------
+
+CLOSED = re.compile(r"<details(?![^>]*\sopen)[^>]*>(.*?)</details>", re.S)
+
+
+def search_text(site):
+    """{page: every word the site's search index holds for it, as one text}:
+    MkDocs' search/search_index.json, or Zensical's search.json."""
+    found = {}
+    mkdocs = site / "search" / "search_index.json"
+    index = json.loads((mkdocs if mkdocs.is_file() else site / "search.json").read_text())
+    for doc in index.get("docs") or index["items"]:
+        name = doc["location"].split("#")[0] or "index.html"
+        found[name] = found.get(name, "") + "\n" + html.unescape(
+            re.sub(r"<[^>]+>", "", doc["title"] + "\n" + doc["text"]))
+    return found
+
+
+def test_search_shows_no_closed_answer_and_reads_math_as_text(built_site):
+    """A closed answer or solution is closed so that a learner tries first:
+    none of its lines is in the search index (unless the page shows that line
+    in the open too).  A formula is in the index as a line of text, never as
+    its MathML's symbols run together (``H(w)=−∑iwiln⁡wi``)."""
+    searched_as_a_learner_needs(built_site)
+
+
+def test_zensical_search_shows_no_closed_answer_and_reads_math_as_text(zensical_site):
+    searched_as_a_learner_needs(zensical_site)
+
+
+def searched_as_a_learner_needs(built_site):
+    indexed = {name: " ".join(text.split()) for name, text in search_text(built_site).items()}
+    hidden_lines = 0
+    for path in sorted(built_site.glob("*.html")):
+        markup = path.read_text(encoding="utf-8")
+        shown = " ".join(html.unescape(re.sub(r"<[^>]+>", "", CLOSED.sub("", markup))).split())
+        for block in CLOSED.findall(markup):
+            for line in html.unescape(re.sub(r"<[^>]+>", "", block)).splitlines():
+                line = " ".join(line.split())
+                if len(line) > 24 and line not in shown:
+                    hidden_lines += 1
+                    assert line not in indexed.get(path.name, ""), f"{path.name}: {line!r}"
+    assert hidden_lines > 50
+    entropy = indexed["in-code.html"]
+    assert "H(w) = −∑ᵢ wᵢ ln wᵢ" in entropy and "∑iwi" not in entropy
+    assert "q·k = ∑ⱼ₌₁^dₖ qⱼkⱼ adds up dₖ terms" in indexed["why-scaling.html"]
+    assert not re.search(r"\d{12,}", indexed["why-scaling.html"])      # no tick labels run together
+    assert "one-hot is 0 entropy(" in " ".join(indexed["exercises.html"].split())
+
+
+def test_one_name_for_the_command(built_site, tmp_path):
+    """The starter, the solution, every page and the editor's messages name
+    the checker one way: `softmax-lesson check`, the command pip installs,
+    which no `lesson.py` in the learner's folder can shadow."""
+    from lesson.cli import main
+    starter = tmp_path / "softmax_exercise.py"
+    assert main(["starter", str(starter)]) == 0
+    texts = {"the starter": starter.read_text(encoding="utf-8"),
+             "the solution": (ROOT / "docs/assets/solution/softmax_exercise.py").read_text()}
+    texts.update((path.name, html.unescape(re.sub(r"<script.*?</script>", "",   # not the
+                                                  path.read_text(encoding="utf-8"), flags=re.S)))
+                 for path in built_site.glob("*.html"))                    # modules' sources
+    for where, text in texts.items():
+        assert "python -m lesson check" not in text, where
+    assert "softmax-lesson check softmax_exercise.py" in texts["the starter"]
+    assert 'data-check-command="softmax-lesson check softmax_exercise.py"' in texts["exercises.html"]

@@ -37,8 +37,8 @@ def test_the_solution_is_the_standard_library_and_not_the_lesson():
 def test_the_site_shows_the_solution_behind_a_reveal_and_offers_the_file(built_site):
     page = (built_site / "exercises.html").read_text(encoding="utf-8")
     heading = page.index('id="a-solution"')
-    reveal = re.compile(r"<details class=\"success\">\s*<summary>Show a solution</summary>(.*?)</details>",
-                        re.S).search(page, heading)
+    reveal = re.compile(r"<details [^>]*class=\"success\">\s*<summary>Show a solution</summary>"
+                        r"(.*?)</details>", re.S).search(page, heading)
     assert reveal, "no closed 'Show a solution' reveal after the a-solution heading"
     shown = html.unescape(re.sub(r"<[^>]+>", "", reveal.group(1)))
     assert SOLUTION.read_text(encoding="utf-8").strip() in shown
@@ -55,6 +55,23 @@ def test_every_link_for_the_report_names_a_page_and_anchor_of_the_site(built_sit
         assert path.is_file(), f"{address}: no page {page}"
         assert anchor and f'id="{anchor}"' in path.read_text(encoding="utf-8"), \
             f"{address}: no element with id {anchor!r}"
+
+
+def test_every_place_the_report_names_is_titled_as_the_site_titles_it(built_site):
+    """Where the site has no address (links.SITE), a report names each place
+    by its page's title in the site's navigation and its section's heading."""
+    import yaml
+    config = yaml.safe_load(re.sub(r"!\S+", "", (ROOT / "mkdocs.yml").read_text()))
+    titles = {page.replace(".md", ".html"): title
+              for entry in config["nav"] for title, page in entry.items()}
+    assert set(links.PLACES) == {links.SOLUTION, *links.LESSON_PARTS.values()}
+    for address, (title, section) in links.PLACES.items():
+        page, _, anchor = address.partition("#")
+        assert titles[page] == title, address
+        markup = (built_site / page).read_text(encoding="utf-8")
+        heading = re.search(rf'<h2 id="{anchor}">(.*?)<a class="headerlink"', markup, re.S)
+        assert heading and html.unescape(re.sub(r"<[^>]+>", "", heading.group(1))) == section
+        assert links.place(address, "") == (f"{title} \u203a {section}", address)
 
 
 def test_the_site_address_is_said_once():

@@ -13,6 +13,7 @@ from lesson import entropy, softmax
 from lesson.tables import TABLE_HEADER, fmt, fmt_tiny
 from lesson.example import TABLE_SCORES
 from lesson_docs import widget  # the site build's data for the widget
+from lesson_docs.markdown_text import weight_text
 from page_states import run, screenshot
 
 
@@ -25,16 +26,7 @@ def shown(view):
     return state[0], state[1], cells, view.page.inner_text(".sw-summary")
 
 
-def fmt_weight(w):
-    """A weight as the widget shows it: four decimals, so a list reads evenly;
-    only an exact 0 or 1 shows without them."""
-    if w in (0, 1):
-        return str(int(w))
-    if 0 < w < 0.00005:
-        return fmt_tiny(w)                            # the lesson's own rule
-    if 0.99995 <= w < 1:
-        return ">0.9999"
-    return f"{w:.4f}"
+fmt_weight = weight_text        # a weight as the widget shows it (lesson_docs.markdown_text)
 
 
 def expected_weights(scores, temperature):

@@ -63,6 +63,8 @@
     var digits = JSON.parse(root.getAttribute("data-digits"));
     /* A number as the build wrote it: lesson.tables.fmt, to the build's places. */
     this.show = function (value) { return window.lessonWidget.fmt(value, digits); };
+    /* A weight: four decimals always, as the widget's (0.1310, not 0.131). */
+    this.showWeight = window.lessonWidget.fmtWeight;
     this.columns = root.querySelectorAll(".ax-grid tr")[0].children.length;
     this.build();
     this.startOver();
@@ -187,7 +189,7 @@
     var self = this, live = this.rows[i], masked = this.maskRow(i);
     live.buttons.forEach(function (button, j) {
       var w = row ? row.weights[j] : 0;
-      var text = row ? self.show(w) : "";
+      var text = row ? self.showWeight(w) : "";
       var state = !masked[j] ? "not masked"
         : self.causallyMasked(i, j) ? "masked by the causal mask" : "masked";
       button.firstChild.textContent = text;

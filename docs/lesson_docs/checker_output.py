@@ -7,7 +7,7 @@
     {{ threat_model }}                      each mode of confinement: what it protects,
                                             and what it cannot
 
-A sample is ``starter`` (the file ``python -m lesson exercise`` writes) or a
+A sample is ``starter`` (the file ``softmax-lesson starter`` writes) or a
 learner's file in ``samples/`` beside this module: exactly the files the
 pages show, graded as ``softmax_exercise.py`` in a scratch folder, as a
 learner would run it.  The tests grade the same files (tests/conftest.py).
@@ -31,6 +31,7 @@ from lesson.grader.sandbox import THREAT_MODEL
 
 from . import build_cache
 from .markdown_text import markdown_table
+from .pyodide_assets import CHECK_COMMAND
 
 # The fresh inputs of the reports a page shows, drawn from one seed: the same
 # page on every build (a learner's own runs draw a new seed each time).
@@ -109,7 +110,7 @@ def checker(sample, *keep):
     """
     result = grading().result(sample)
     records = report.records(result, functions=keep or contract.FUNCTIONS)
-    command = report.line("$ python -m lesson check softmax_exercise.py")
+    command = report.line(f"$ {CHECK_COMMAND}")
     return report_token(report_html([command] + records))
 
 
@@ -162,15 +163,28 @@ def report_html(records):
 
     Each line is a span holding the line and its newline, as Pygments'
     `line_spans` makes them: lesson.css lays the spans out with a hanging
-    indent, and the copy button copies exactly the lines.
+    indent, and the copy button copies exactly the lines.  A place of the
+    site that a line names ("stuck? read In code › ...") links to it, as in
+    the Exercises page's editor.
     """
     spans = []
     for record in records:
         indent = report.wrap_indent(record)
         spans.append(f'<span class="lesson-report-line" style="padding-left:{indent}ch;'
-                     f'text-indent:-{indent}ch">{html.escape(report.line_text(record))}\n</span>')
+                     f'text-indent:-{indent}ch">{_linked(record)}\n</span>')
     return ('<div class="language-text highlight lesson-report"><pre><code>'
             + "".join(spans) + "</code></pre></div>")
+
+
+def _linked(record):
+    """A record's line as HTML: its text, each place it names a link."""
+    text, at = record["text"], 0
+    out = [html.escape(report.line_text(dict(record, text="")))]
+    for start, end, address in record["links"]:
+        out += [html.escape(text[at:start]),
+                f'<a href="{html.escape(address)}">{html.escape(text[start:end])}</a>']
+        at = end
+    return "".join(out + [html.escape(text[at:])])
 
 
 # --- A report waits as a token until the page is HTML -------------------------

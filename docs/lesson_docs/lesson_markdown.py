@@ -12,6 +12,11 @@ runs Python-Markdown extensions but not MkDocs hooks) build the same pages:
    (:mod:`lesson_docs.lesson_math`) once the page is HTML.
 3. Each line of highlighted code is told its own indent, so a long line
    wraps under its own start, not under the block's (``lesson.css``).
+4. Each ``>>>`` block gets what its copy button copies: the code that runs
+   (:mod:`lesson_docs.pasteable`).
+5. Closed answers, drawings and the editor are kept out of the search index
+   (:mod:`lesson_docs.search_index`).
+6. Each word of code is kept whole when a line wraps (:mod:`lesson_docs.code_words`).
 
 ``lesson_docs`` is this folder, installed by ``pip install -e ".[docs]"``
 (see ``pyproject.toml``), so the extension imports from any working folder.
@@ -23,10 +28,14 @@ import re
 from markdown.extensions import Extension
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
 
-from .lesson_math import replace_math
+from .lesson_math import mark_math_in_headings, replace_math
 from .checker_output import restore_reports
 from .lesson_site import expand
+from .code_words import words_in_code
+from .pasteable import mark_copies
+from .search_index import keep_out_of_search
 
 
 class PlaceholderPreprocessor(Preprocessor):
@@ -34,6 +43,13 @@ class PlaceholderPreprocessor(Preprocessor):
 
     def run(self, lines):
         return expand("\n".join(lines)).split("\n")
+
+
+class HeadingMathTreeprocessor(Treeprocessor):
+    """Math in a heading -> marked, so its MathML's own text names the heading."""
+
+    def run(self, root):
+        mark_math_in_headings(root)
 
 
 class MathPostprocessor(Postprocessor):
@@ -85,15 +101,42 @@ class CodeIndentPostprocessor(Postprocessor):
         return mark_code_indents(text)
 
 
+class CopyPostprocessor(Postprocessor):
+    """Each pycon block -> the same, with the code its copy button copies."""
+
+    def run(self, text):
+        return mark_copies(text)
+
+
+class CodeWordsPostprocessor(Postprocessor):
+    """Code -> code whose words wrap whole."""
+
+    def run(self, text):
+        return words_in_code(text)
+
+
+class SearchPostprocessor(Postprocessor):
+    """What the search index must not read -> marked ``data-search-exclude``."""
+
+    def run(self, text):
+        return keep_out_of_search(text)
+
+
 class LessonExtension(Extension):
     def extendMarkdown(self, md):
         # Before snippets (32), whitespace (30) and fenced code (25): the
         # Markdown a placeholder makes is read like the page's own.
         md.preprocessors.register(PlaceholderPreprocessor(md), "lesson_placeholders", 40)
+        # After inline Markdown (20) made Arithmatex's spans, before toc (5) names headings.
+        md.treeprocessors.register(HeadingMathTreeprocessor(md), "lesson_heading_math", 10)
         # After the raw HTML stash is restored (30), so Arithmatex's output is there.
         md.postprocessors.register(MathPostprocessor(md), "lesson_math", 25)
         md.postprocessors.register(ReportPostprocessor(md), "lesson_reports", 24)
         md.postprocessors.register(CodeIndentPostprocessor(md), "lesson_code_indents", 23)
+        md.postprocessors.register(CopyPostprocessor(md), "lesson_copies", 22)
+        md.postprocessors.register(CodeWordsPostprocessor(md), "lesson_code_words", 21)
+        # After the editor (lesson_docs.pyodide_assets, 20) is in the page.
+        md.postprocessors.register(SearchPostprocessor(md), "lesson_search", 19)
 
 
 def makeExtension(**kwargs):

@@ -36,22 +36,33 @@ CLOSING = {")", "]", "}", "|", "\u2016", "\u27e9"}
 SCRIPTS = {"msub", "msup", "msubsup", "munder", "mover", "munderover"}
 
 
-def mathml(tex, display):
+def mathml(tex, display, searchable=True):
     """MathML for ``tex`` (HTML-escaped, as Arithmatex leaves it): inline or block.
+
+    The search index reads the line of text after it (:func:`linear`), not
+    the MathML, which it would run together.  In a heading (``searchable``
+    false) the MathML's own text is the heading's name, in its id, the
+    table of contents and the index alike: the formula has no line of text.
 
     >>> print(mathml(r"-\\infty", "inline"))      # doctest: +NORMALIZE_WHITESPACE
     <math display="inline" alttext="minus infinity" aria-label="minus infinity"
-    xmlns="http://www.w3.org/1998/Math/MathML"><mrow><mo lspace="0" rspace="0">−</mo><mi>∞</mi></mrow></math>
+    data-search-exclude="" xmlns="http://www.w3.org/1998/Math/MathML"><mrow><mo lspace="0"
+    rspace="0">−</mo><mi>∞</mi></mrow></math><span class="lesson-math-text" hidden>−∞</span>
     """
     tex = html.unescape(tex).strip()
     markup = convert(tex, display=display)
     root = ET.fromstring(markup.replace(NAMESPACE, "", 1))
     respace(root)
-    words = speech(root)
+    words, text = speech(root), linear(root)
     root.set("alttext", words)
     root.set("aria-label", words)
+    if searchable:
+        root.set("data-search-exclude", "")
     root.set("xmlns", NAMESPACE.split('"')[1])
-    return ET.tostring(root, encoding="unicode")
+    markup = ET.tostring(root, encoding="unicode")
+    if not searchable:
+        return markup
+    return markup + f'<span class="lesson-math-text" hidden>{html.escape(text)}</span>'
 
 
 def respace(element):
@@ -218,14 +229,96 @@ def _words(element):
     return " ".join(parts)
 
 
+# --- The formula as a line of text -------------------------------------------
+
+SUBSCRIPTS = dict(zip("0123456789+-=()aeijklmnopstuvx\u2212",
+                      "\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089"
+                      "\u208a\u208b\u208c\u208d\u208e\u2090\u2091\u1d62\u2c7c\u2096"
+                      "\u2097\u2098\u2099\u2092\u209a\u209b\u209c\u1d64\u1d65\u2093"
+                      "\u208b"))
+SUPERSCRIPTS = dict(zip("0123456789+-=()inT\u2212",
+                        "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
+                        "\u207a\u207b\u207c\u207d\u207e\u2071\u207f\u1d40\u207b"))
+SUPERSCRIPTS["\u22a4"] = "\u1d40"                    # transpose
+SPACED = {"=", "\u2248", "\u2264", "\u2265", "<", ">", "\u2208", "\u2192", "+", "\u2212",
+          "\u00b1", "\u00d7", "mod"}
+
+
+def linear(element):
+    """The MathML ``element`` as one line of text, as a person types math:
+    ``H(w) = \u2212\u2211\u1d62 w\u1d62 ln w\u1d62``.  The site's search index reads this
+    (a formula's own MathML would read ``H(w)=\u2212\u2211iwiln\u2061wi`` there).
+
+    >>> root = ET.fromstring(convert(r"w_i = \\frac{e^{s_i - m}}{\\sum_j e^{s_j - m}}").replace(NAMESPACE, ""))
+    >>> respace(root)
+    >>> print(linear(root))
+    w\u1d62 = e^(s\u1d62 \u2212 m)/(\u2211\u2c7c e^(s\u2c7c \u2212 m))
+    """
+    text = " ".join(_linear(element).split())
+    return re.sub(r"\s+([,)\]])", r"\1", re.sub(r"([(\[])\s+", r"\1", text))
+
+
+def _linear(element):
+    tag, parts = element.tag, [_linear(child) for child in element]
+    if tag in ("mi", "mn", "mtext"):
+        return element.text or ""
+    if tag == "mo":
+        text = (element.text or "").replace(FUNCTION_APPLICATION, "")
+        unary = element.get("lspace") == "0" and text in SIGNS
+        return f" {text} " if text in SPACED and not unary else (
+            f"{text} " if text == "," else text)
+    if tag == "mspace":
+        return " "
+    if tag == "mfrac":
+        return f"{_grouped(parts[0])}/{_grouped(parts[1])}"
+    if tag == "msqrt":
+        return "\u221a" + _grouped(" ".join(parts))
+    if tag in ("msub", "munder"):
+        return parts[0] + _script(parts[1], SUBSCRIPTS, "_") + (" " if _is_operator(element) else "")
+    if tag in ("msup", "mover"):
+        return parts[0] + _script(parts[1], SUPERSCRIPTS, "^")
+    if tag in ("msubsup", "munderover"):
+        return (parts[0] + _script(parts[1], SUBSCRIPTS, "_")
+                + _script(parts[2], SUPERSCRIPTS, "^") + " ")
+    return "".join(parts)
+
+
+def _grouped(text):
+    """A fraction's, a root's or a script's part: in brackets when it is more
+    than one term (a space outside brackets), or starts with a sign."""
+    text = " ".join(text.split())
+    depth, terms = 0, False
+    for character in text:
+        depth += (character in "([") - (character in ")]")
+        terms = terms or (character == " " and depth == 0)
+    return f"({text})" if terms or text[:1] in SIGNS else text
+
+
+def _script(text, table, mark):
+    """A sub- or superscript: in Unicode's small letters where each has one."""
+    text = " ".join(text.split())
+    if text and all(c in table for c in text.replace(" ", "")):
+        return "".join(table[c] for c in text.replace(" ", ""))
+    return mark + _grouped(text)
+
+
 # --- Math written for Arithmatex, in a page's HTML --------------------------
 
 BLOCK_MATH = re.compile(r'<div class="arithmatex">\s*\\\[(.*?)\\\]\s*</div>', re.S)
-INLINE_MATH = re.compile(r'<span class="arithmatex">\\\((.*?)\\\)</span>', re.S)
+INLINE_MATH = re.compile(r'<span class="arithmatex( in-heading)?">\\\((.*?)\\\)</span>', re.S)
 
 
 def replace_math(content):
     """Every ``\\(...\\)`` and ``\\[...\\]`` that Arithmatex marked, as MathML."""
     content = BLOCK_MATH.sub(
         lambda m: f'<div class="math-block">{mathml(m.group(1), "block")}</div>', content)
-    return INLINE_MATH.sub(lambda m: mathml(m.group(1), "inline"), content)
+    return INLINE_MATH.sub(lambda m: mathml(m.group(2), "inline", not m.group(1)), content)
+
+
+def mark_math_in_headings(root):
+    """Arithmatex's math in a heading (an ElementTree), marked ``in-heading``."""
+    for heading in root.iter():
+        if heading.tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+            for span in heading.iter("span"):
+                if span.get("class") == "arithmatex":
+                    span.set("class", "arithmatex in-heading")

@@ -4,7 +4,7 @@
 learner's file, opened with the lesson's real starter, a Run button, and the
 place where the checker's report appears.  The modules of the ``lesson``
 package that run in the page go into it with the editor, as JSON, so the
-page's Python runs the very code that ``python -m lesson check`` runs: the
+page's Python runs the very code that ``softmax-lesson check`` runs: the
 judge's worker gets what ``lesson.grader.page`` imports, the learner's
 worker only ``lesson/grader/harness.py`` (``page_files``).
 
@@ -14,7 +14,12 @@ it into ``docs/assets/runner/pyodide/`` (``copy_pyodide.mjs``, kept out of
 git), and the site builder copies them into the site like any other asset.
 Without them the site still builds; the editor is still there, and says that
 Python in the page is not bundled in this build and how to check with
-``python -m lesson check`` instead.
+``softmax-lesson check`` instead.
+
+NumPy is not shipped: the site stays offline.  When a learner's code imports
+it, the editor offers one button that loads it from Pyodide's package CDN
+(``PACKAGE_CDN``, the one setting of where), the file and sha256 that the
+shipped ``pyodide-lock.json`` names, and nothing is fetched before the click.
 
 This is a Python-Markdown extension, so MkDocs and Zensical both run it
 (``markdown_extensions: - lesson_docs.pyodide_assets``).
@@ -45,7 +50,22 @@ RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
 
 MARKER = re.compile(r'<div class="lesson-runner">\s*</div>')
 FILENAME = "softmax_exercise.py"
+CHECK_COMMAND = f"softmax-lesson check {FILENAME}"      # what the editor says to run instead
 RUNNER = "assets/runner/"          # from the Exercises page, at the site's root
+
+# Where "Load NumPy" fetches the wheel that the shipped pyodide-lock.json
+# names (its file_name, checked against its sha256): Pyodide's package CDN
+# for the bundled version.  The one setting of where; the tests point a copy
+# of the built page at a server of their own.
+PACKAGE_CDN = "https://cdn.jsdelivr.net/pyodide/v{version}/full/"
+
+# The bytes of each wheel the editor may offer, by the sha256 the lock gives
+# it (the lock gives no sizes): what the button says it downloads.  A Pyodide
+# whose lock names another NumPy stops the build until its size is here (the
+# CDN's Content-Length for PACKAGE_CDN + file_name).  Pyodide 314.0.7's
+# numpy-2.4.6-cp314-cp314-pyemscripten_2026_0_wasm32.whl:
+WHEEL_BYTES = {"a292c1f5d7d8a2208cd5e94fc467604c131cabcd2fc14fed6eefde121e7fabdf": 2_960_568}
+OFFERED = "numpy"                  # the one package the editor offers to load
 EDITOR_BUNDLE = "editor.bundle.js"  # in RUNNER: CodeMirror, bundled by copy_pyodide.mjs
 
 
@@ -104,6 +124,35 @@ def page_files():
             "harness": ["grader/harness.py", HARNESS[:-3]]}
 
 
+def megabytes(size):
+    """A download's size as the editor says it: whole megabytes.
+
+    >>> megabytes(2_960_568), megabytes(13_411_000)
+    ('3 MB', '13 MB')
+    """
+    return f"{size / 1e6:.0f} MB"
+
+
+def offered_package(folder=None):
+    """What the editor needs to offer NumPy: {"name", "version", "file", "size"},
+    read from the shipped pyodide-lock.json, or None without the runtime."""
+    folder = folder or runtime_folder()
+    if runtime_version(folder) is None:
+        return None
+    lock = json.loads((folder / "pyodide-lock.json").read_text(encoding="utf-8"))
+    entry = lock["packages"][OFFERED]
+    if entry["depends"]:
+        raise ValueError(f"pyodide-lock.json: {OFFERED} depends on {entry['depends']}, "
+                         f"which the editor does not offer")
+    if entry["sha256"] not in WHEEL_BYTES:
+        raise ValueError(f"pyodide_assets.WHEEL_BYTES has no size for {entry['file_name']} "
+                         f"(sha256 {entry['sha256']}): add its Content-Length from "
+                         f"{PACKAGE_CDN.format(version=runtime_version(folder))}"
+                         f"{entry['file_name']}")
+    return {"name": "NumPy", "version": entry["version"], "file": entry["file_name"],
+            "size": megabytes(WHEEL_BYTES[entry["sha256"]])}
+
+
 def editor(version=None, code_editor=None):
     """The editor's HTML.
 
@@ -118,13 +167,18 @@ def editor(version=None, code_editor=None):
     starter = contract.STARTER.format(name=FILENAME)
     size = (sum((runtime_folder() / name).stat().st_size for name in RUNTIME_FILES)
             if version else 0)
+    package = offered_package() if version else None
     data = {
         "runner": RUNNER,
         "runtime": "bundled" if version else "missing",
-        "runtime-megabytes": f"{size / 1e6:.0f}",
+        "runtime-size": megabytes(size),
         "filename": FILENAME,
+        "check-command": CHECK_COMMAND,
         "start-limit": f"{START_LIMIT:g}",
     }
+    if package:
+        data.update({"package-cdn": PACKAGE_CDN.format(version=version),
+                     "package": json.dumps(package)})
     attributes = " ".join(f'data-{key}="{html.escape(value)}"' for key, value in data.items())
     credit = (f'<p class="lr-credit">Python in this page is <a href="https://pyodide.org/">'
               f"Pyodide</a> {version} (CPython compiled to WebAssembly; Mozilla Public "
@@ -156,7 +210,8 @@ the indent of the line above, and Tab moves on to the buttons.</p>
 </div>
 <div class="lr-status" role="status" aria-live="polite">Checking in the page needs
 JavaScript. You can still copy this code into <code>{FILENAME}</code> and run
-<code>python -m lesson check {FILENAME}</code>.</div>
+<code>{CHECK_COMMAND}</code>.</div>
+<div class="lr-offer" hidden><button type="button" class="md-button md-button--primary lr-load"></button></div>
 <progress class="lr-progress" hidden></progress>
 <pre class="lr-report" tabindex="0" aria-label="The checker's report" hidden><code></code></pre>
 {credit}<script type="application/json" class="lr-lesson">{sources}</script>

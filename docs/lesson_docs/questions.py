@@ -369,6 +369,9 @@ def _four_weights():
             (0.5, 1e-6, "0.5 is the average weight in a row of two equal scores; the "
                         "question asks for the sum of all four."),
         ],
+        percent=f"That looks like a percent without its % sign. The answer is a sum of "
+                f"weights, a plain number: each row's weights add up to 1 (100%), so "
+                f"the {len(W)} rows add up to {fmt(total)}.",
         hint="What does one query's row of weights add up to? And how many rows are there?")
 
 
@@ -408,9 +411,11 @@ def answer_box(name):
     """A by-hand question's answer box; hidden until quiz.js makes it work."""
     spec = ANSWERS[name]()
     tolerance = 0.5 * 10 ** -spec["decimals"] if spec["decimals"] else 0.5e-4
-    percent = (100 * spec["answer"], 100 * tolerance,
+    # A number 100 times the answer: a percent typed without its % sign.  What
+    # to say depends on what the answer is: a weight (the default), or a sum.
+    percent = (100 * spec["answer"], 100 * tolerance, spec.get("percent") or (
                f"That looks like a percent without its % sign. A weight is a fraction "
-               f"between 0 and 1: {spec['shown']}, which is {100 * spec['answer']:.4g}%.")
+               f"between 0 and 1: {spec['shown']}, which is {100 * spec['answer']:.4g}%."))
     data = {"answer": spec["answer"], "tolerance": tolerance, "shown": spec["shown"],
             "decimals": spec["decimals"], "each": spec.get("each", 1),
             "diagnoses": [{"value": v, "tolerance": t, "says": says}

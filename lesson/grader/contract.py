@@ -44,7 +44,7 @@ STARTER = '''\
 
 Fill in each function, then check your work:
 
-    python -m lesson check {name}
+    softmax-lesson check {name}
 
 Use plain lists and the math module, or NumPy if you prefer: the checker
 turns a NumPy result into a list with .tolist().

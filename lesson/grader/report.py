@@ -12,7 +12,7 @@ A report is a list of records, one a line, each plain data:
   "text"     what follows the label (not wrapped)
   "verdict"  "pass" or "fail" on a check's first line, else None
   "lines"    the learner's line numbers it names
-  "links"    [start, end] of each of the site's addresses in its text
+  "links"    [start, end, address] of each place of the site its text names
 
 Every output is drawn from these: the terminal joins each into a line of
 text (``line_text``) and wraps it under its text (``wrap_indent``); the
@@ -37,7 +37,7 @@ import re
 import textwrap
 
 from lesson.grader.contract import FUNCTIONS, TIME_LIMIT, time_limits
-from lesson.grader.links import LESSON_PARTS, SOLUTION, address
+from lesson.grader.links import LESSON_PARTS, SOLUTION, place
 
 LOAD_PROBLEMS = {
     "not_python": "{file} is not a Python file: the checker reads .py files "
@@ -340,18 +340,19 @@ def _check_records(index, check):
 
 
 def _stuck(function):
-    """Where a learner whose function fails can read on, or see it done.
+    """Where a learner whose function fails can read on, or see it done: each
+    place as ``links.place`` names it, and the address it links to.
 
     >>> line_text(_stuck("entropy"))
-    '  stuck? read in-code.html#entropy or see a solution at exercises.html#a-solution'
+    '  stuck? read In code \u203a entropy(w) or see a solution at Exercises \u203a A solution'
     >>> _stuck("entropy")["links"]
-    [[5, 25], [47, 72]]
+    [[5, 25, 'in-code.html#entropy'], [47, 69, 'exercises.html#a-solution']]
     """
     text, links = "", []
-    for piece, is_link in (("read ", False), (address(LESSON_PARTS[function]), True),
-                           (" or see a solution at ", False), (address(SOLUTION), True)):
-        if is_link:
-            links.append((len(text), len(text) + len(piece)))
+    for piece, href in (("read ", None), place(LESSON_PARTS[function]),
+                        (" or see a solution at ", None), place(SOLUTION)):
+        if href:
+            links.append((len(text), len(text) + len(piece), href))
         text += piece
     return line(text, role="stuck", indent=2, label="stuck?", pad=7, links=links)
 

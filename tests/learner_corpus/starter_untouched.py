@@ -2,7 +2,7 @@
 
 Fill in each function, then check your work:
 
-    python -m lesson check starter_untouched.py
+    softmax-lesson check starter_untouched.py
 
 Use plain lists and the math module, or NumPy if you prefer: the checker
 turns a NumPy result into a list with .tolist().

@@ -1,5 +1,5 @@
 /* The Exercises page's editor: check the learner's four functions with real
-   Python in the page, and show the report `python -m lesson check` prints.
+   Python in the page, and show the report `softmax-lesson check` prints.
 
    Python is Pyodide (CPython compiled to WebAssembly), shipped with the site.
    Two kinds of Web Worker run it (see worker.js):
@@ -7,7 +7,7 @@
      a learner    loads the learner's file and makes one call per check.
    What to do next, and every rule of time and of checks not run, comes from
    the grader's plan (lesson/grader/plan.py), in the judge's worker, step by
-   step: the very plan `python -m lesson check` follows.  This file does what
+   step: the very plan `softmax-lesson check` follows.  This file does what
    only JavaScript can: it starts the Web Workers, times each step, and stops
    a worker with terminate().  A spare learner worker is always starting, so
    a new run does not wait for Python; each starts from a snapshot of the
@@ -17,7 +17,11 @@
    (editor.mjs, bundled at `npm ci`), else in the page's textarea; either
    way through the same few calls (text, setText, focus, markLines).
 
-   No network: every file comes from this site. */
+   No network: every file comes from this site, but for one: when the
+   learner's code imports NumPy, which the site does not ship, the page
+   offers one button that loads it from Pyodide's package CDN (the editor's
+   data-package-cdn; the file and sha256 of the site's pyodide-lock.json),
+   and fetches nothing before that click. */
 (function () {
   "use strict";
 
@@ -40,11 +44,17 @@
     const address = new URLSearchParams(location.search);
     const timeLimit = address.get("time-limit") || "";
     const seed = address.get("seed") || "";
-    const cli = `python -m lesson check ${filename}`;
+    const cli = root.dataset.checkCommand;          // the terminal's command for this file
     const runner = new URL(root.dataset.runner, document.baseURI);
     // Seconds a Python may take to start before it is reported (the plan's START_LIMIT).
     const startLimit = Number(root.dataset.startLimit);
     const files = JSON.parse($(".lr-lesson").textContent);    // the modules that run in the page
+    // The package the page may load on request (NumPy), and from where.
+    const offered = root.dataset.package ? JSON.parse(root.dataset.package) : null;
+    const packageCdn = root.dataset.packageCdn;
+    const offer = $(".lr-offer");
+    const loadButton = $(".lr-load");
+    let numpy = "off";                  // "off", "loading" (after the click), "on"
     // Seconds: each run, each stopped step, and each learner's start (with
     // whether it started from the judge's snapshot).
     const timings = { runs: [], stopped: [], starts: [] };
@@ -114,6 +124,19 @@
         markLines: () => {},          // a textarea cannot mark a line
         marked: () => [],
       };
+    }
+
+    // A link to the editor's section ("Jump to the editor") brings the keys
+    // there too, not only the view: the browser would leave focus where it was.
+    let heading = root.previousElementSibling;
+    while (heading && !/^H[1-6]$/.test(heading.tagName)) heading = heading.previousElementSibling;
+    if (heading && heading.id) {
+      document.addEventListener("click", (event) => {
+        const link = event.target.closest && event.target.closest("a[href]");
+        if (link && link.getAttribute("href") === `#${heading.id}`) {
+          setTimeout(() => editor.focus(), 0);        // after the browser has scrolled
+        }
+      });
     }
 
     $(".lr-reset").addEventListener("click", () => {
@@ -204,7 +227,7 @@
     let snapshot = null;
 
     // A worker of either role, with request/answer as promises.
-    function startWorker(role) {
+    function startWorker(role, withPackage = false) {
       const worker = new Worker(new URL("worker.js", runner), { type: "module" });
       const waiting = new Map();
       let dead = null;
@@ -261,6 +284,7 @@
         die(new Error(event.message || `${role} worker could not be loaded`));
       };
       const start = { type: "start", role, files };
+      if (withPackage) start.packages = { names: [offered.file.split("-")[0]], from: packageCdn };
       if (role === "learner" && snapshot) start.snapshot = snapshot;        // a copy each
       const began = performance.now();
       handle.ready = handle.ask(start, "ready").then((ready) => {
@@ -302,7 +326,7 @@
     progress.hidden = false;
     root.dataset.state = "starting";
     say(`${STAGES.runtime} (the first time, the browser downloads `
-        + `${root.dataset.runtimeMegabytes} MB and keeps them)\u2026`);
+        + `${root.dataset.runtimeSize} and keeps them)\u2026`);
     judge.onProgress = (stage) => {
       if (root.dataset.state === "starting" && stage !== "runtime") say(`${STAGES[stage]}\u2026`);
     };
@@ -316,8 +340,80 @@
 
     function takeLearner() {
       const worker = spare;
-      spare = startWorker("learner");
+      spare = startWorker("learner", numpy === "on");
       return worker;
+    }
+
+    // --- NumPy, loaded from the package CDN only when the learner asks -------
+
+    // Whether the code imports what the page does not ship (the judge's
+    // Python reads its imports; nothing of it runs); if so, the offer is made.
+    async function needsPackage(source) {
+      if (!offered || numpy === "on") return false;
+      const { names } = await judge.ask({ type: "imports", source }, "imports");
+      if (!names.includes(offered.file.split("-")[0])) return false;
+      offerPackage();
+      return true;
+    }
+
+    // One line, and one button while the learner is online.
+    function offerPackage(failure) {
+      const host = new URL(packageCdn).host;
+      const name = `${offered.name} ${offered.version}`;
+      offer.dataset.shown = "yes";
+      if (navigator.onLine === false) {
+        offer.hidden = true;
+        sayWithCode([`Your code imports NumPy, which this page loads from the internet, and `
+                     + "you are offline: check it with ", [cli], "."], "warning");
+        return;
+      }
+      loadButton.textContent = `${failure ? "Try again: load" : "Load"} ${name} (${offered.size})`;
+      offer.hidden = false;
+      if (failure) {
+        // A browser says "Failed to fetch" both for a failed request and for a
+        // file whose sha256 is not the lock's (and logs which it was).
+        const reason = failure.replace(/^The following error occurred while loading \S+: /, "")
+          .replace(/^(TypeError: )?Failed to fetch$/,
+                   "the download failed, or was not the file this site's Pyodide names");
+        sayWithCode([`${name} could not be loaded from ${host} (${reason}): check your code `
+                     + "with ", [cli], ", or try again."], "error");
+      } else {
+        sayWithCode([`Your code imports NumPy, which this page does not ship: load it from `
+                     + `Pyodide's package CDN (${host}) to check it here, or check it with `,
+                     [cli], "."], "warning");
+      }
+    }
+
+    // The click: a learner's Python with NumPy, then the checks.
+    async function loadPackage() {
+      if (numpy !== "off" || running || root.dataset.state !== "ready") return;
+      numpy = "loading";
+      offer.hidden = true;
+      runButton.disabled = true;
+      progress.hidden = false;
+      say(`Loading ${offered.name} ${offered.version} (${offered.size}) from `
+          + `${new URL(packageCdn).host}\u2026`);
+      if (spare) spare.stop();
+      spare = startWorker("learner", true);
+      try {
+        await spare.ready;
+        numpy = "on";
+        delete offer.dataset.shown;
+      } catch (error) {
+        numpy = "off";
+        spare = startWorker("learner");
+        offerPackage(error.message);
+      } finally {
+        progress.hidden = true;
+        runButton.disabled = false;
+      }
+      if (numpy === "on") run();
+    }
+    loadButton.addEventListener("click", () => loadPackage());
+    for (const event of ["online", "offline"]) {
+      window.addEventListener(event, () => {
+        if (offer.dataset.shown && numpy === "off") offerPackage();
+      });
     }
 
     // --- A run: load the file, make every call, ask the judge for the report --
@@ -328,14 +424,26 @@
         say("Python is still starting: your code runs as soon as it is ready.");
         try { await starting; } catch (error) { return; }
       }
-      if (root.dataset.state !== "ready") return;
+      if (root.dataset.state !== "ready" || numpy === "loading") return;
+      running = true;
+      const source = editor.text();
+      try {
+        if (await needsPackage(source)) return;     // the offer, instead of a report
+      } catch (error) {
+        failed(error.message, "stopped working");
+        return;
+      } finally {
+        running = false;
+      }
+      offer.hidden = true;
+      delete offer.dataset.shown;
       running = true;
       runButton.disabled = true;
       const began = performance.now();
       say("Checking\u2026");
       progress.hidden = false;
       try {
-        const result = await check(editor.text());
+        const result = await check(source);
         const seconds = (performance.now() - began) / 1000;
         timings.runs.push(seconds);
         show(result.records);
@@ -405,13 +513,15 @@
       return JSON.parse(finished.drawing);
     }
 
-    // A record's text, with the site's addresses it holds (record.links) as links.
+    // A record's text, with the places of the site it names (record.links:
+    // where each is in the text, and its address) as links.
     function linked(record) {
       const parts = [];
       let at = 0;
-      for (const [start, end] of record.links) {
+      for (const [start, end, address] of record.links) {
         const link = document.createElement("a");
-        link.href = link.textContent = record.text.slice(start, end);
+        link.textContent = record.text.slice(start, end);
+        link.href = address;
         parts.push(record.text.slice(at, start), link);
         at = end;
       }

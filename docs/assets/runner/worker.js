@@ -8,7 +8,10 @@
 //            the name lesson_harness), loads the learner's file and makes one
 //            call per request, as the terminal's worker process does.
 // The runtime is fetched from this site (./pyodide/); the modules come from
-// the page, which holds them as JSON.  Replies cross between the workers as
+// the page, which holds them as JSON.  A learner's worker loads a package
+// (NumPy) only when the page asks, after the learner's click: from the
+// package CDN the page names, the file and sha256 of the site's
+// pyodide-lock.json (Pyodide's loadPackage fetches it with that integrity).  Replies cross between the workers as
 // the JSON text Python's json module makes, so inf and nan survive the trip.
 
 const here = new URL(".", import.meta.url);
@@ -101,7 +104,7 @@ function sleeper() {
 // snapshot is taken before a line of the lesson is loaded: a learner's
 // Python holds what a fresh one holds, and nothing else.  What the page is
 // told: Python's version, and whether it started from the snapshot.
-async function start(role, files, snapshot) {
+async function start(role, files, snapshot, packages) {
   post({ type: "progress", stage: "runtime" });
   const runtime = new URL("pyodide/", here);
   // A missing file is named at once, before a 10 MB download starts.
@@ -111,6 +114,7 @@ async function start(role, files, snapshot) {
   }));
   const { loadPyodide } = await import(new URL("pyodide.mjs", runtime).href);
   const options = { indexURL: runtime.href };
+  if (packages) options.packageBaseUrl = packages.from;         // only after the click
   if (role === "judge") options._makeSnapshot = true;
   else if (snapshot) options._loadSnapshot = snapshot;
   // Each attempt watches for its own failure: a warning the first one left
@@ -141,6 +145,7 @@ async function start(role, files, snapshot) {
     writeFiles(HARNESS, { [`${name}.py`]: files.modules[path] });
     sys.path.insert(0, HARNESS);
     module = python.pyimport(name);
+    if (packages) await loadPackages(packages.names);
     const wait = sleeper();
     if (wait) module.sleep_with(wait);
     python.setStdout(printer("stdout"));
@@ -149,6 +154,29 @@ async function start(role, files, snapshot) {
   const version = sys.version.split(" ")[0];
   sys.destroy();
   return { version, snapshot: Boolean(options._loadSnapshot) };
+}
+
+// Pyodide's loadPackage reports a failed download in a message, not by
+// throwing: a package that did not load is an error, with what Pyodide said.
+async function loadPackages(names) {
+  const said = [];
+  await python.loadPackage(names, { checkIntegrity: true, messageCallback: () => {},
+                                    errorCallback: (text) => said.push(text) });
+  const missing = names.filter((name) => !(name in python.loadedPackages));
+  if (missing.length) throw new Error(said.join(" ") || `${missing.join(", ")} did not load`);
+}
+
+// The top-level modules a source imports, read by Python's parser (not run).
+function imports(source) {
+  const find = python.pyimport("pyodide.code").find_imports;
+  try {
+    const found = find(source);
+    try { return found.toJs(); } finally { found.destroy(); }
+  } catch (error) {
+    return [];                                      // a syntax error: the checker says so
+  } finally {
+    find.destroy();
+  }
 }
 
 // Call a function of this worker's module; a Python list comes back as an array.
@@ -170,7 +198,11 @@ self.onmessage = async (event) => {
   try {
     switch (message.type) {
       case "start":
-        post({ type: "ready", ...await start(message.role, message.files, message.snapshot) });
+        post({ type: "ready", ...await start(message.role, message.files, message.snapshot,
+                                             message.packages) });
+        break;
+      case "imports":                               // judge: what a source imports
+        post({ type: "imports", names: imports(message.source) });
         break;
       case "begin":                                 // judge: a new run's first step
         post({ type: "step", step: call("begin", message.timeLimit, message.seed) });

@@ -2,7 +2,7 @@
 
 Plain lists and the math module, nothing else.  Check it with:
 
-    python -m lesson check softmax_exercise.py
+    softmax-lesson check softmax_exercise.py
 """
 
 import math
