@@ -27,7 +27,7 @@ import json
 
 from lesson.grader import judge, reading, report
 from lesson.grader.contract import TIME_LIMIT, checks_for, new_seed
-from lesson.grader.plan import Plan
+from lesson.grader.plan import Plan, request
 
 _RUN = {}
 
@@ -77,10 +77,11 @@ def advance(what, text, seconds, printed):
 
 
 def _step(step):
-    request = ""
-    if step["do"] == "call":
-        request = json.dumps({key: step[key] for key in ("token", "function", "args", "kwargs")})
-    return [step["do"], step.get("seconds", 0.0), step.get("keep", 0), request]
+    """A step as runner.js reads it.  A trace goes to it as a "call": the
+    learner's worker answers the request, which says it is a trace."""
+    sent = json.dumps(request(step)) if step["do"] in ("call", "trace") else ""
+    do = "call" if step["do"] == "trace" else step["do"]
+    return [do, step.get("seconds", 0.0), step.get("keep", 0), sent]
 
 
 def finish(shown_as, cli, source=""):
