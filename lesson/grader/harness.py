@@ -707,9 +707,12 @@ class _Tracer:
 
     def _raised(self, state, error):
         kind = _type(error)
-        if state[1] is None or error is self.error or _name_of(kind) in _STOPPING:
+        if state[1] is None or _name_of(kind) in _STOPPING:
             return
-        self.error, state[3] = error, True
+        state[3] = True                             # it returns nothing, unless caught
+        if error is self.error:                     # raised below, shown there
+            return
+        self.error = error
         try:
             message = _str(error)[:200]
         except Exception:                           # a learner's broken __str__
