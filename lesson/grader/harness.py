@@ -260,6 +260,7 @@ def _register(name, cell, code):
     """Remember a learner's code, so tracebacks can show its lines."""
     lines = code.splitlines(True)
     _LEARNER_CODE[name] = (cell, lines)
+    _STATEMENTS.pop(name, None)              # a trace's map of its statements, made anew
     linecache.cache[name] = (len(code), None, lines, name)
 
 

@@ -111,7 +111,8 @@ class Plan:
 
     def __init__(self, time_limit=TIME_LIMIT, checks=CHECKS, traces=True):
         self.checks = checks
-        self.to_trace = None if traces else []      # the checks to trace, once grading is over
+        self.traces = traces
+        self.to_trace = None                        # the checks to trace, once grading is over
         self.tracing = 0.0                          # seconds the traces' steps took
         self.check_limit, self.load_limit, self.file_limit = time_limits(time_limit)
         self.pending = list(range(len(checks)))
@@ -158,7 +159,7 @@ class Plan:
             for index in self.pending:
                 self.outcomes.setdefault(index, outcome_record(not_run=self.reason))
             self.pending = []
-            self.to_trace = [] if self.given_up else self._first_failures()
+            self.to_trace = self._first_failures() if self.traces and not self.given_up else []
         wanted = self.pending if self.to_trace is None else self.to_trace
         if self.running and (self.stopping or not wanted):
             self.stopping = False

@@ -76,7 +76,7 @@ def lesson_steps(check):
     >>> [s["name"] for s in lesson_steps(check_named("one-hot is 0")) if s["table"]]
     ['w * ln w', 'sum of w * ln w', 'entropy']
     >>> [s["name"] for s in lesson_steps(check_named("axis=0 normalises columns"))][:4]
-    ['scores', 'scores (column 1)', 'scores (column 2)', 'max']
+    ['score', 'score (column 1)', 'score (column 2)', 'max']
     """
     rows, layout = _rows(check)
     made = {"softmax": _softmax_steps, "naive_softmax": _naive_steps,
@@ -119,10 +119,10 @@ def _running(values, start=0.0, add=lambda total, value: total + value):
 
 def _softmax_steps(row):
     top = max(row)
-    steps = [_step(0, "scores", row, table=False),
+    steps = [_step(0, TABLE_HEADER[1], row, table=False),
              _step(1, "max", top, _running(row, NEG_INF, max))]
     if top == NEG_INF:
-        return steps + [_step(2, "weights", None, raises="ValueError: every key is masked")]
+        return steps + [_step(2, TABLE_HEADER[4], None, raises="ValueError: every key is masked")]
     table = softmax_table(row)
     exps = [e for _, _, e, _ in table]
     return steps + [_step(2, TABLE_HEADER[2], [d for _, d, _, _ in table]),
@@ -132,7 +132,7 @@ def _softmax_steps(row):
 
 
 def _naive_steps(row):
-    steps = [_step(0, "scores", row, table=False)]
+    steps = [_step(0, TABLE_HEADER[1], row, table=False)]
     try:
         exps = [math.exp(s) for s in row]
     except OverflowError:
@@ -141,14 +141,14 @@ def _naive_steps(row):
     total = math.fsum(exps)
     steps += [_step(1, "exp(score)", exps), _step(2, "sum of the exps", total, _running(exps))]
     if not 0 < total < math.inf:
-        return steps + [_step(3, "weights", None, raises=(
+        return steps + [_step(3, TABLE_HEADER[4], None, raises=(
             f"ValueError: the exps sum to {fmt(total)}"))]
-    return steps + [_step(3, "weights", [e / total for e in exps])]
+    return steps + [_step(3, TABLE_HEADER[4], [e / total for e in exps])]
 
 
 def _sum_steps(row):
     total = math.fsum(row)
-    return [_step(0, "weights", row, table=False), _step(1, "row sum", total, _running(row)),
+    return [_step(0, TABLE_HEADER[4], row, table=False), _step(1, "row sum", total, _running(row)),
             _step(2, "|sum - 1|", abs(total - 1))]
 
 
@@ -156,8 +156,8 @@ def _entropy_steps(row):
     above = [w for w in row if w > 0]
     terms = [w * math.log(w) for w in above]
     total = math.fsum(terms)
-    return [_step(0, "weights", row, table=False),
-            _step(0, "weights above 0", above, table=False),
+    return [_step(0, TABLE_HEADER[4], row, table=False),
+            _step(0, "weight above 0", above, table=False),
             _step(1, "w * ln w", [w * math.log(w) if w > 0 else 0.0 for w in row]),
             _step(1, "ln w", [math.log(w) for w in above], table=False),
             _step(1, "w * ln w above 0", terms, table=False),
@@ -225,9 +225,10 @@ def _near(flat, value):
         for g, w in zip(flat, want))
 
 
-def _how(flat, step, repeated):
-    """How the learner's numbers are the step: "whole", "item" (one of its
-    values, on a line that ran more than once), "under way", or None."""
+def _how(flat, listed, step, repeated):
+    """How the learner's numbers (``listed``: a list, not a number) are the
+    step: "whole", "item" (one of its values, on a line that ran more than
+    once), "under way", or None."""
     value = step["value"]
     if step["raises"] and not all(math.isfinite(v) for v in flat):
         return "whole"                      # inf or nan: failing loudly, as the lesson does
@@ -235,7 +236,7 @@ def _how(flat, step, repeated):
         return None
     if _same(flat, value):
         return "whole"
-    if len(flat) == 1:
+    if not listed:
         if repeated and flat[0] != 0 and isinstance(value, list) and any(
                 matches(flat[0], item) for item in numbers(value) or []):
             return "item"                   # (0 is too common an item to say anything)
@@ -307,11 +308,11 @@ class _Reading:
         self.frames = {}            # depth -> how many of the learner's frames began there
         self.row = None             # the row the learner's values were last of
 
-    def placed(self, flat, repeated, reading):
+    def placed(self, flat, listed, repeated, reading):
         """The step the learner's numbers are, as (step, how), or (None,
         "behind") or (None, None) when they are none of the lesson's."""
         found = [(step, how) for step in self.lesson
-                 if (how := _how(flat, step, repeated or reading))]
+                 if (how := _how(flat, listed, step, repeated or reading))]
         if not found:
             return None, None
         ahead = [(step, how) for step, how in found if step["stage"] >= self._at(step["row"])]
@@ -333,15 +334,19 @@ class _Reading:
         return any(step["raises"] and step["raises"].startswith(kind)
                    and step["stage"] >= self._at(step["row"]) for step in self.lesson)
 
-    def step_for(self, flat, reading=False):
+    def step_for(self, flat, listed, reading=False, repeated=False):
         """The lesson's step to show beside a value that leaves them: the one it
         is near, else the next of its size, else the one reached of its size
-        (that one first for what a loop or a call reads: the input's rows)."""
+        (that one first for what a loop or a call reads: the input's rows).
+        A number made in a loop may be one item of a step: those steps count
+        as its size."""
         rows = (self.row, None) if self.row is not None else {s["row"] for s in self.lesson}
         sized = sorted((step for step in self.lesson if step["row"] in rows and (
-            step["raises"] or (flat is not None and _size(step["value"]) == len(flat)))),
+            step["raises"] or (_size(step["value"]) == len(flat)
+                               and isinstance(step["value"], list) == listed)
+            or (repeated and not listed and isinstance(step["value"], list)))),
             key=lambda step: (step["row"] is None, step["stage"]))    # the row's own first
-        near = [step for step in sized if flat is not None and _near(flat, step["value"])
+        near = [step for step in sized if _near(flat, step["value"])
                 and not _same(flat, step["value"])]        # (one it is, it is behind)
         later = [step for step in sized if step["stage"] > self._at(step["row"])]
         here = [step for step in sized if step["stage"] == self._at(step["row"])]
@@ -396,11 +401,13 @@ def _read_step(reading, index, step, answer):
         flat = _flat(value, code)
         if flat is None:
             continue
-        found, how = reading.placed(flat, repeated, looping)
+        listed = isinstance(value, list)
+        found, how = reading.placed(flat, listed, repeated, looping)
         if found is None:
-            return _mark(index, name, value, reading.step_for(flat, looping))
-        key = (step["depth"], reading.frames.get(step["depth"], 0), str(name))
-        reading.last[key] = (index, name, value, how == "under way", found)
+            return _mark(index, name, value, reading.step_for(flat, listed, looping, repeated))
+        if not looping:                     # what a loop or a call reads need not be made
+            key = (step["depth"], reading.frames.get(step["depth"], 0), str(name))
+            reading.last[key] = (index, name, value, how == "under way", found)
     if isinstance(step.get("raised"), dict) and not reading.raised_as_lesson(step["raised"]):
         return _mark(index, "raised", step["raised"], reading.next_step())
     if "returns" in step and step["depth"] == 0 and not _is_answer(step["returns"], answer):
@@ -473,8 +480,10 @@ def _shown_step(trace, index, step, mark):
     elif "folded" in step:
         folded = step["folded"] if isinstance(step["folded"], dict) else {}
         lines = ", ".join(str(n) for n in folded.get("lines", []) if isinstance(n, int))
-        parts.append(f"... {folded.get('steps', 0)} more steps of lines {lines}, leaving")
-        parts += [f"{name} = {shown(value)}" for name, value in _pairs(step)]
+        left = [f"{name} = {shown(value)}" for name, value in _pairs(step)]
+        parts.append(f"... {folded.get('steps', 0)} more steps of lines {lines}"
+                     + (", leaving" if left else ""))
+        parts += left
     else:
         parts += [f"{name} = {shown(value)}" for name, value in _pairs(step)]
     for key in ("returns", "yields"):
