@@ -171,21 +171,33 @@ def test_the_terminal_text_agrees(graded):
     assert numbers, "no record names a line: the text's line numbers went unchecked"
 
 
+def unfolded(drawing):
+    """The page's records with each traced check's block in its place ("after")."""
+    out = []
+    blocks = {block["after"]: block["records"] for block in drawing["traces"]}
+    for index, record in enumerate(drawing["records"]):
+        out += [record] + blocks.get(index, [])
+    return out
+
+
 def test_the_page_gets_the_same_records_as_data(graded):
-    links = 0
+    links = traced = 0
     for name, result in graded.items():
         records = report.records(result, LIMIT)
         drawing = json.loads(json.dumps(page.drawn(result, LIMIT)))   # as runner.js gets it
         verdicts, tally = truth(result)
         assert drawing["tally"] == tally and drawing["failed"] == result["failed"], name
-        assert [r["head"] + r["text"] for r in drawing["records"]] == report.text_lines(records)
-        assert [(r["verdict"], r["lines"], r["links"]) for r in drawing["records"]] == [
+        assert [r["head"] + r["text"] for r in unfolded(drawing)] == report.text_lines(records)
+        assert [(r["verdict"], r["lines"], r["links"]) for r in unfolded(drawing)] == [
             (r["verdict"], r["lines"], r["links"]) for r in records], name
+        assert not any(r["role"] in report.TRACE_ROLES for r in drawing["records"])
+        traced += len(drawing["traces"])
         for record in drawing["records"]:
             for start, end in record["links"]:
                 assert record["text"][start:end].split("#")[0].endswith(".html"), record
                 links += 1
     assert links, "no record links to the site: the links went unchecked"
+    assert traced, "no trace drawn: the traces' blocks went unchecked"
 
 
 def test_every_platform_agrees(graded):

@@ -31,7 +31,7 @@ MISTAKES = json.loads((TRACED / "mistakes.json").read_text())
 HOSTILE = sorted((TRACED / "hostile").glob("*.py"))
 SEED = 7
 LIMIT = 2.0
-TRACE_ROLES = ("differs", "step", "marked", "lesson")
+TRACE_ROLES = ("differs", "trace", "step", "marked", "lesson")
 
 
 def line_of(path, code):
@@ -74,6 +74,12 @@ def trace_lines(records):
     return out
 
 
+def page_trace_lines(drawing):
+    """The same, from the page's drawing: its blocks of traces."""
+    return {block["check"]: [r["head"] + r["text"] for r in block["records"]]
+            for block in drawing["traces"]}
+
+
 @pytest.fixture(scope="module")
 def terminal():
     """{file name: its result} for the corpus, graded by the terminal's checker
@@ -112,10 +118,10 @@ def test_the_issue_s_example_reads_as_it_says(terminal):
     differs = [r["text"] for r in records if r["role"] == "differs"]
     assert differs == ["line 13: total = sum(x) gives total = 0.7071; the lesson's sum of the "
                        "exps is 1.4931 here"]
-    lesson = [r["text"] for r in records if r["role"] == "lesson"]
-    assert [entry.split("  ")[0] for entry in lesson] == [
-        "max", "score - max", "exp(score - max)", "sum of the exps", "weight"]
-    assert lesson[-2:] == ["sum of the exps   1.4931", "weight            [0.6698, 0.3302]"]
+    lesson = [(r["label"], r["text"]) for r in records if r["role"] == "lesson"]
+    assert lesson == [("max", "0.7071"), ("score - max", "[0, -0.7071]"),
+                      ("exp(score - max)", "[1, 0.4931]"), ("sum of the exps", "1.4931"),
+                      ("weight", "[0.6698, 0.3302]")]
 
 
 def test_the_page_shows_the_same_steps_as_the_terminal(terminal):
@@ -124,20 +130,25 @@ def test_the_page_shows_the_same_steps_as_the_terminal(terminal):
     for path in sorted(TRACED.glob("*.py")):
         drawing = in_page(path)
         theirs = trace_lines(report.records(terminal[path.name], LIMIT))
-        assert trace_lines(drawing["records"]) == theirs, path.name
+        assert page_trace_lines(drawing) == theirs, path.name
+        assert not trace_lines(drawing["records"])
         assert theirs or path.name == "correct.py"
 
 
 def test_the_page_draws_the_trace_as_data(terminal):
-    """runner.js gets each step's line to link ("at"), only the marked line to
-    mark ("lines"), and roles to fold the block under its check by."""
+    """runner.js gets each traced check's block apart, with its place among the
+    records, each step's line to link ("at"), only the marked line to mark
+    ("lines"), and roles to fold the block by."""
     drawing = in_page(TRACED / "softmax_sum_of_scores.py")
-    block = [r for r in drawing["records"] if r["role"] in TRACE_ROLES]
+    assert [(b["check"], b["after"]) for b in drawing["traces"]] == [(0, max(
+        i for i, r in enumerate(drawing["records"]) if r["check"] == 0))]
+    block = drawing["traces"][0]["records"]
     assert {r["check"] for r in block} == {0}
     assert [r["lines"] for r in block if r["lines"]] == [[13]]
     assert [r["at"] for r in block if r["role"] in ("step", "marked")] == [7, 11, 12, 13, 14]
     assert [r["at"] for r in block if r["role"] == "marked"] == [13]
     assert all(r["head"] + r["text"] == report.line_text(r) for r in block)
+    assert all(r["field"] for r in block if r["role"] != "trace")     # on a phone, under
 
 
 def test_correct_files_show_no_trace(terminal):

@@ -699,9 +699,9 @@ class _Tracer:
 
     def _line(self, frame, state):
         step = state[1]
-        state[3] = False                            # an exception raised was caught
         if step is not None and step["line"] == self._statement(frame)[0]:
             return                                  # the same statement: one step
+        state[3] = False                            # an exception raised was caught
         self._finish(frame, state)
         state[1] = self._step(frame, state[0])
         self.runs[state[1]["where"]] = self.runs.get(state[1]["where"], 0) + 1

@@ -19,7 +19,8 @@ A report is a list of records, one a line, each plain data:
 A failed check that was traced (a function's first failing one) has, after
 its details, where the learner's values leave the lesson's ("differs", its
 line marked), the learner's steps ("step", one "marked"; a loop's further
-rounds folded into one) and the lesson's own for the input ("lesson").
+rounds folded into one) and the lesson's own for the input ("lesson"), each
+block under its heading ("trace").
 
 Every output is drawn from these: the terminal joins each into a line of
 text (``line_text``) and wraps it under its text (``wrap_indent``); the
@@ -349,6 +350,7 @@ def _check_records(index, check):
 
 # --- A failed check's steps ---------------------------------------------------------
 
+TRACE_ROLES = ("differs", "trace", "step", "marked", "lesson")     # a traced check's block
 CODE_WIDTH = 36         # characters of a step's code shown, in a column
 STOPPED = {"time": "the trace stops here: tracing took all its time",
            "traced": "the trace stops here: your code set a tracer of its own (sys.settrace)",
@@ -358,6 +360,8 @@ STOPPED = {"time": "the trace stops here: tracing took all its time",
 def _trace_records(index, trace):
     """A traced check's records (see ``steps.trace_record`` for its data): where
     the learner's values leave the lesson's, the learner's steps, the lesson's.
+    Each step and each of the lesson's is a field under its label (the line, or
+    the step's name), as a check's details are: on a phone, under it.
 
     >>> trace = {"steps": [{"where": "line 7", "line": 7, "depth": 0, "code": "total = sum(x)",
     ...                     "values": "total = 0.7071", "folded": 0, "marked": True}],
@@ -368,8 +372,10 @@ def _trace_records(index, trace):
     >>> for record in _trace_records(0, trace):
     ...     print(line_text(record))
             differs:  line 7: total = sum(x) gives total = 0.7071; the lesson's sum of the exps is 1.4931 here
-            steps:    > line 7  total = sum(x)  total = 0.7071
-            lesson:   sum of the exps  1.4931
+            your steps:
+            > line 7  total = sum(x)  total = 0.7071
+            the lesson's steps:
+              sum of the exps  1.4931
     """
     mark, out = trace["mark"], []
     if mark:
@@ -377,24 +383,25 @@ def _trace_records(index, trace):
         out.append(line(visible(_differs(mark)), role="differs", check=index,
                         indent=DETAIL_INDENT, label="differs:", pad=FIELD,
                         lines=[number] if number else (), at=number))
-    wheres = max(len(step["where"]) for step in trace["steps"])
+    out.append(line("your steps:", role="trace", check=index, indent=DETAIL_INDENT))
+    wheres = max(len(step["where"]) for step in trace["steps"]) + 2
     codes = min(max(len(step["code"]) for step in trace["steps"]), CODE_WIDTH)
     for step in trace["steps"]:
         code = step["code"] if len(step["code"]) <= codes else step["code"][:codes - 3] + "..."
-        text = (f"{'>' if step['marked'] else ' '} {step['where']:<{wheres}}  "
-                f"{'  ' * min(step['depth'], 4)}{code:<{codes}}  {step['values']}")
-        out.append(line(visible(text.rstrip()), role="marked" if step["marked"] else "step",
-                        check=index, indent=DETAIL_INDENT, label="" if out and out[-1][
-                            "role"] in ("step", "marked") else "steps:", pad=FIELD,
-                        at=learner_line(step)))
+        text = f"{'  ' * min(step['depth'], 4)}{code:<{codes}}  {step['values']}"
+        marked = step["marked"]                    # "> line 8", its text in line with the others'
+        out.append(line(visible(text.rstrip()), role="marked" if marked else "step",
+                        check=index, indent=DETAIL_INDENT + (0 if marked else 2),
+                        label=("> " if marked else "") + step["where"],
+                        pad=wheres + (2 if marked else 0), at=learner_line(step)))
     if trace["cut"]:
-        out.append(line(f"  ({STOPPED[trace['cut']]})", role="step", check=index,
-                        indent=DETAIL_INDENT, pad=FIELD))
+        out.append(line(f"({STOPPED[trace['cut']]})", role="trace", check=index,
+                        indent=DETAIL_INDENT + 2))
+    out.append(line("the lesson's steps:", role="trace", check=index, indent=DETAIL_INDENT))
     names = max((len(entry["name"]) for entry in trace["lesson"]), default=0)
-    out += [line(visible(f"{entry['name']:<{names}}  {entry['value']}"), role="lesson",
-                 check=index, indent=DETAIL_INDENT, label="" if i else "lesson:", pad=FIELD)
-            for i, entry in enumerate(trace["lesson"])]
-    return out
+    return out + [line(visible(entry["value"]), role="lesson", check=index,
+                       indent=DETAIL_INDENT + 2, label=entry["name"], pad=names + 2)
+                  for entry in trace["lesson"]]
 
 
 def _differs(mark):
