@@ -77,9 +77,10 @@ def per_check(paths, repeat):
                 plain = measure(function, check, repeat, traced=False)
                 traced = measure(function, check, repeat, traced=True)
                 ratios.append(traced[0] / plain[0])
-                print(file=sys.__stdout__, *[f"{path.name[:34]:34} {check.name[:26]:26} {plain[0] * 1e3:7.3f}ms "
+                print(f"{path.name[:34]:34} {check.name[:26]:26} {plain[0] * 1e3:7.3f}ms "
                       f"{traced[0] * 1e3:7.3f}ms {traced[0] / plain[0]:6.1f} "
-                      f"{plain[1] / 1024:6.0f} -> {traced[1] / 1024:5.0f} {traced[2]:11}"])
+                      f"{plain[1] / 1024:6.0f} -> {traced[1] / 1024:5.0f} {traced[2]:11}",
+                      file=sys.__stdout__)
         sys.path[:] = saved[1]
         for name in set(sys.modules) - saved[0]:
             if not name.startswith("numpy"):

@@ -518,6 +518,7 @@ TRACE_CODE = 60         # characters of a line's code kept
 _issubclass, _sorted, _dict = issubclass, sorted, dict
 _list, _tuple, _string, _bool, _real, _whole = list, tuple, str, bool, float, int
 _NONE = type(None)
+_UNCHANGING = (_whole, _real, _bool, _string, _NONE)
 _NOT_VALUES = ("module", "function", "builtin_function_or_method", "type", "method",
                "method-wrapper", "wrapper_descriptor")
 _NOT_OWN = ("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>", "<lambda>")
@@ -626,7 +627,8 @@ class _Tracer:
     def __init__(self, seconds):
         self.seconds, self.end = seconds, None
         self.steps, self.code, self.runs = [], {}, {}
-        self.frames = {}        # frame -> [depth, the step it is on, {name: (object, shown)}, raising]
+        # frame -> [its depth, the step it is on, {name: (object, shown)}, raising?]
+        self.frames = {}
         self.folded = None      # the steps not kept since the last one kept
         self.chars, self.cut, self.error = 0, None, None
         self.function = self.event              # one bound method, to know it again
@@ -792,7 +794,7 @@ class _Tracer:
             if _name_of(kind) in _NOT_VALUES:
                 continue
             old = before.get(name)
-            if old is not None and old[0] is thing and kind in (_whole, _real, _bool, _string, _NONE):
+            if old is not None and old[0] is thing and kind in _UNCHANGING:
                 out[name] = old
             else:
                 out[name] = (thing, value_shown(thing))

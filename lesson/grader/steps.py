@@ -22,13 +22,18 @@ the learner named them), and why so:
 
 - Only numbers count: floats, and lists or arrays of numbers.  An int on its
   own is a count, an index or a length as often as a value; a bool, a string
-  or an object says nothing a step has.  They are shown, never matched.
+  or an object says nothing a step has; a number written in the code
+  (``eps = 1e-12``) or a list of zeros made to be filled is a start, not a
+  step.  They are shown, never matched.
 - A value is the lesson's when it is one of the lesson's steps (a whole row,
   a scalar such as the max or the sum), a step under way (a list the first
   items of a step, a sum or a max part of the way through its row), or, on a
-  line that ran more than once, one item of a step (a loop's exp).  A
-  variable's last value must be a whole step or an item: a sum that stops
-  part of the way through its row (a loop one key short) is not the lesson's.
+  line that ran more than once, one item of a step (a loop's exp; not 0,
+  an item too common to say anything).  A variable's last value must be a
+  whole step or an item: a sum that stops part of the way through its row
+  (a loop one key short) is not the lesson's.  Where the lesson raises (an
+  overflow, a row all -inf), inf or nan is the lesson's too (failing loudly),
+  and so is an exception of the same kind.
 - The steps come in order (the max before score - max, the exps before their
   sum).  Once a learner's value has reached a step, a later value that is
   only an earlier step is not the lesson's next one: ``total = sum(x)`` on
@@ -41,7 +46,8 @@ the learner named them), and why so:
   beside the lesson's next step.  Where no step of the lesson's can be named
   for the first such value, nothing is marked: the trace is shown as it is.
 - A traced run that did not end as the checked one did (the learner's code
-  draws random numbers, say, or its trace was cut) is not shown at all.
+  draws random numbers, say, or a later check of it patched a builtin) is
+  not shown at all: its steps are not the checked call's.
 """
 
 import copy
@@ -199,7 +205,7 @@ def _flat(value, code=""):
 
 
 _CONSTANT = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*\s*=\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$")
-_ZEROS = re.compile(r"zeros|empty|\[0(\.0*)?\]\s*\*")
+_ZEROS = re.compile(r"zeros|empty|\x5b0(\.0*)?\x5d\s*[*]")     # np.zeros, [0.0] * n
 
 
 def _leaves(value):
@@ -452,16 +458,18 @@ def _mark(index, name, value, step):
 def trace_record(trace, lesson, mark):
     """A trace as a report shows it, plain data, every value as text:
 
-      "steps"   the learner's, in order: {"where", "depth", "code" (the line's
-                text), "values" (what it set, returned or raised), "folded"
-                (steps of a loop not shown, 0 for a step shown), "marked"}
+      "steps"   the learner's, in order: {"where", "line" (the number, or None
+                in a notebook's cell), "depth", "code" (the line's text),
+                "values" (what it set, returned or raised), "folded" (steps
+                of a loop not shown, 0 for a step shown), "marked"}
       "lesson"  the lesson's table for the input: {"name", "value"}, every row
                 at once (a row where the lesson raises says so)
       "mark"    None, or where the learner's values leave the lesson's:
-                {"where", "code", "got" (the value, or what was raised),
-                "name" (what the learner set, or "returns" or "raised"),
-                "step" (the lesson's step), "lesson" (its value, or what
-                the lesson raises)}, the two values with digits enough to differ
+                {"where", "line", "code", "got" (the value, or what was
+                raised), "name" (what the learner set, or "returns" or
+                "raised"), "step" (the lesson's step), "lesson" (its value,
+                or what the lesson raises), "lesson_raises"}, the two values
+                with digits enough to differ
       "cut"     None, or why the trace stops early (see ``harness.traced``)
     """
     steps = [_shown_step(trace, index, step, mark) for index, step in enumerate(trace["steps"])]
@@ -518,12 +526,9 @@ def _shown_mark(trace, mark):
     if mark is None:
         return None
     step = trace["steps"][mark["step"]]
-    if mark["name"] == "raised":
-        got = _error(mark["got"])
-    else:
-        digits = _digits_to_differ(mark["got"], mark["lesson"])
-        got = shown(mark["got"], digits)
-    lesson = mark["raises"] or shown(mark["lesson"], _digits_to_differ(mark["got"], mark["lesson"]))
+    digits = _digits_to_differ(mark["got"], mark["lesson"])
+    got = _error(mark["got"]) if mark["name"] == "raised" else shown(mark["got"], digits)
+    lesson = mark["raises"] or shown(mark["lesson"], digits)
     return {"where": step["where"], "line": _line(step),
             "code": str(trace["code"].get(step["where"], "")),
             "name": mark["name"], "got": got, "step": mark["step_name"], "lesson": lesson,
