@@ -58,7 +58,6 @@ import lesson
 from lesson.grader.compare import matches, numbers
 from lesson.grader.contract import NEG_INF
 from lesson.tables import TABLE_HEADER, fmt
-from lesson.weights import softmax_table
 
 CLOSE = 1e-3            # a value this near a step is that step, miscomputed
 SHOWN_ITEMS = 6         # items of a long list a report shows
@@ -129,7 +128,7 @@ def _softmax_steps(row):
              _step(1, "max", top, _running(row, NEG_INF, max))]
     if top == NEG_INF:
         return steps + [_step(2, TABLE_HEADER[4], None, raises="ValueError: every key is masked")]
-    table = softmax_table(row)
+    table = lesson.softmax_table(row)
     exps = [e for _, _, e, _ in table]
     return steps + [_step(2, TABLE_HEADER[2], [d for _, d, _, _ in table]),
                     _step(3, TABLE_HEADER[3], exps),
