@@ -5,7 +5,8 @@ contain marked.
 The corpus (tests/traced) holds learner files with one mistake each, on a
 known line (tests/traced/mistakes.json names it by its code): the terminal's
 checker and the page's Python must both mark that line, with the learner's
-value and the lesson's, and show the same steps.  Correct files show no
+value and the lesson's, and show the same steps, under the page's own Python
+too (Pyodide in Node, another CPython version).  Correct files show no
 trace.  The hostile files (tests/traced/hostile) print, take the tracer away,
 recurse deeply, make huge rows, use generators and NumPy, hold objects that
 lie, hang or forge only while traced: the trace survives or is dropped, and
@@ -133,6 +134,86 @@ def test_the_page_shows_the_same_steps_as_the_terminal(terminal):
         assert page_trace_lines(drawing) == theirs, path.name
         assert not trace_lines(drawing["records"])
         assert theirs or path.name == "correct.py"
+
+
+# The page's Python in Node: Pyodide from node_modules (npm ci), the lesson's
+# modules the page is given, and the page's plan driven as in_page drives it.
+PYODIDE_DRIVER = """
+import { loadPyodide } from "%(pyodide)s/pyodide.mjs";
+import fs from "fs";
+const [modules, files, out] = process.argv.slice(2);
+const python = await loadPyodide({ indexURL: "%(pyodide)s/" });
+python.setStdout({ batched: () => {} });
+const given = JSON.parse(fs.readFileSync(modules, "utf8"));
+for (const [path, source] of Object.entries(given)) {
+  const file = `/lesson-site/lesson/${path}`;
+  python.FS.mkdirTree(file.slice(0, file.lastIndexOf("/")));
+  python.FS.writeFile(file, source);
+}
+python.FS.mkdirTree("/home/pyodide");
+const names = JSON.parse(fs.readFileSync(files, "utf8"));
+for (const [name, source] of Object.entries(names)) python.FS.writeFile(`/home/pyodide/${name}`, source);
+python.globals.set("NAMES", python.toPy(Object.keys(names)));
+python.runPython(`
+import json, pathlib, sys
+sys.path.insert(0, "/lesson-site")
+from lesson.grader import harness, page
+def drive(path):
+    what, seconds, keep, request = page.begin("%(limit)s", "%(seed)s")
+    while what != "done":
+        if what == "load":
+            happened = ("loaded", harness.load_here(path))
+        elif what == "call":
+            happened = ("reply", harness.answer_here(request))
+        else:
+            happened = ("stopped", "")
+        what, seconds, keep, request = page.advance(*happened, 0.001, "{}")
+    return json.loads(page.finish(pathlib.Path(path).name, "python -m lesson check"))
+TRACES = {}
+for name in NAMES:
+    drawing = drive("/home/pyodide/" + name)
+    TRACES[name] = {block["check"]: [r["head"] + r["text"] for r in block["records"]]
+                    for block in drawing["traces"]}
+    TRACES[name]["python"] = sys.version.split()[0]
+`);
+fs.writeFileSync(out, python.globals.get("json").dumps(python.globals.get("TRACES")));
+"""
+
+
+def test_the_page_s_own_python_shows_the_terminal_s_steps(terminal, tmp_path):
+    """The page's Python is another CPython (Pyodide's, 3.14 where the terminal's may
+    be 3.11): comprehensions and line events differ between them, the steps must
+    not.  Each file of the corpus without NumPy (the page has none), graded by
+    the page's modules under Pyodide in Node, gives the terminal's trace blocks;
+    only an exception's own wording may differ, as Python words it."""
+    import shutil
+    import subprocess
+    pyodide = ROOT / "node_modules" / "pyodide"
+    if not shutil.which("node") or not (pyodide / "pyodide.asm.wasm").is_file():
+        from conftest import skip_or_fail
+        skip_or_fail("no Node.js or no Pyodide in node_modules (npm ci)")
+    sys.path.insert(0, str(ROOT / "docs"))
+    from lesson_docs.pyodide_assets import page_modules
+    files = {p.name: p.read_text() for p in sorted(TRACED.glob("*.py"))
+             if "numpy" not in p.read_text()}
+    (tmp_path / "modules.json").write_text(json.dumps(page_modules()))
+    (tmp_path / "files.json").write_text(json.dumps(files))
+    (tmp_path / "drive.mjs").write_text(PYODIDE_DRIVER % {
+        "pyodide": pyodide.as_posix(), "limit": LIMIT, "seed": SEED})
+    subprocess.run(["node", str(tmp_path / "drive.mjs"), str(tmp_path / "modules.json"),
+                    str(tmp_path / "files.json"), str(tmp_path / "traces.json")],
+                   check=True, timeout=300)
+    theirs = json.loads((tmp_path / "traces.json").read_text())
+    blocks = 0
+    worded = re.compile(r"\b(\w+Error): [^;]*")
+    for name in files:
+        python = theirs[name].pop("python")
+        mine = {str(check): [worded.sub(r"\1: ...", line) for line in lines] for check, lines
+                in trace_lines(report.records(terminal[name], LIMIT)).items()}
+        assert {check: [worded.sub(r"\1: ...", line) for line in lines]
+                for check, lines in theirs[name].items()} == mine, (name, python)
+        blocks += len(mine)
+    assert len(files) >= 10 and blocks >= 10 and python != sys.version.split()[0]
 
 
 def test_the_page_draws_the_trace_as_data(terminal):
