@@ -19,4 +19,5 @@ from plugin_scheduling import (pytest_addoption, pytest_collection_modifyitems, 
 
 # Learners' files: graded by the checker, never imported by pytest (some have
 # syntax errors, never finish loading, call input(), exit or fork).
-collect_ignore_glob = ["learner_corpus/*", "mistakes/*", "hostile_class/*"]
+collect_ignore_glob = ["learner_corpus/*", "mistakes/*", "hostile_class/*", "confinement/*",
+                       "traced/*"]

@@ -24,7 +24,8 @@ from xdist.scheduler import LoadScopeScheduling
 WHOLE_FILES = ["test_runner_browser.py", "test_learner_corpus.py", "test_exercise.py",
                "test_report.py", "test_hostile_class.py", "test_formats.py",
                "test_bundle.py", "test_mistakes.py", "test_precision.py", "test_layouts.py",
-               "test_report_agreement.py", "test_explorer.py", "test_confinement.py"]
+               "test_report_agreement.py", "test_explorer.py", "test_confinement.py",
+               "test_trace.py"]
 COSTLIEST_FIRST = WHOLE_FILES + [
     "test_browser.py", "test_quiz.py", "test_accessibility.py", "test_widget.py",
     "test_download.py", "test_site.py", "test_widget_layout.py", "test_session.py",

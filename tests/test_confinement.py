@@ -47,7 +47,7 @@ given alone; two runs into one --results folder; and the platforms as
 they run: Gradescope's zip, set up by its own setup.sh in a container made
 with bubblewrap (tests/platform_roots.py), Exercism's and PrairieLearn's
 entrypoints in the same container.  The corpus's files are never imported
-by pytest (tests/confinement/conftest.py).
+by pytest (tests/conftest.py ignores them).
 """
 
 import ast
@@ -74,11 +74,11 @@ import concurrent.futures
 import pytest
 
 import platform_roots
-from corpus import CHECKER, ROOT, Run
+from helpers import CHECKER, ROOT, Run
 from reaper import processes
 
 CORPUS = ROOT / "tests" / "confinement"
-ATTACKS = sorted(p.stem for p in CORPUS.glob("*.py") if p.stem != "conftest")
+ATTACKS = sorted(p.stem for p in CORPUS.glob("*.py"))
 SOLUTION = ROOT / "docs" / "assets" / "solution" / "softmax_exercise.py"
 SOLUTIONS = ["a_solution.py", "m_solution.py", "zz_solution.py", "zz_student/softmax_exercise.py"]
 SYSTEM_PYTHON = "/usr/bin/python3"

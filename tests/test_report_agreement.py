@@ -17,13 +17,16 @@ each in the checker's worker process.
 import json
 import pathlib
 import re
+import sys
 import time
+import warnings
 import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from lesson.grader import classroom, contract, formats, judge, page, process, report
-from helpers import code_of, run_here
+from lesson.grader import classroom, contract, formats, harness, judge, page, process, report
+from lesson.grader.plan import Plan, request
+from helpers import code_of
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "learner_corpus"
@@ -53,11 +56,39 @@ def grade(path):
     shown = str(pathlib.Path(path).relative_to(ROOT))
     if benign(path):
         started = time.monotonic()
-        load, outcomes, checks = run_here(path, SEED)
+        load, outcomes, checks = planned_here(path)
         return dict(process.judged(load, outcomes, LIMIT, checks, shown, code_of(path)),
-                    sandbox="none",
-                    seed=SEED, seconds=round(time.monotonic() - started, 3))
+                    sandbox="none", seed=SEED, seconds=round(time.monotonic() - started, 3))
     return process.run(path, LIMIT, shown, "none", seed=SEED)
+
+
+def planned_here(path):
+    """(load, outcomes, checks): the plan carried out in this process, as a
+    worker would (its traces too), for a benign file; this process's state
+    (sys.path, NumPy's error settings, the modules the file imported) put back."""
+    import numpy
+    checks = contract.checks_for(SEED)
+    saved = sys.argv[:], sys.path[:], numpy.geterr(), set(sys.modules)
+    plan, module = Plan(LIMIT, checks), None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")         # NumPy's, which a worker sends to stderr
+            step = plan.next()
+            while step["do"] != "done":
+                event = {}
+                if step["do"] == "load":
+                    module, load = harness.load_file(str(path))
+                    event = {"loaded": load}
+                elif step["do"] in ("call", "trace"):
+                    event = {"reply": harness.answer(module, request(step))}
+                step = plan.next(event)
+    finally:
+        sys.argv[:], sys.path[:] = saved[0], saved[1]
+        numpy.seterr(**saved[2])
+        for name in set(sys.modules) - saved[3]:
+            if name.split(".")[0] != "numpy":
+                del sys.modules[name]
+    return plan.load, plan.outcomes, checks
 
 
 @pytest.fixture(scope="module")
@@ -89,6 +120,13 @@ def truth(result):
     return verdicts, report.tally(*judge.counts(result["checks"]))
 
 
+def named_lines(check):
+    """The learner's lines a check's records must name: the line its error points
+    at, and, for a traced check, where its values leave the lesson's."""
+    mark = (check.get("trace") or {}).get("mark") or {}
+    return {n for n in (check["line"], report.learner_line(mark)) if n}
+
+
 def check_lines(records):
     """{check index: the learner's lines its records name}."""
     named = {}
@@ -99,7 +137,7 @@ def check_lines(records):
 
 
 def test_the_records_carry_the_results_verdicts_and_lines(graded):
-    located = 0                         # failed checks whose line the records must name
+    located = traced = 0                # failed checks whose lines the records must name
     for name, result in graded.items():
         records = report.records(result, LIMIT)
         verdicts, tally = truth(result)
@@ -107,12 +145,14 @@ def test_the_records_carry_the_results_verdicts_and_lines(graded):
         assert drawn == [v for v in verdicts if v], name
         assert records[-1]["text"] == tally, name
         for index, lines in check_lines(records).items():
-            assert lines == {result["checks"][index]["line"]}, (name, index)
+            assert lines == named_lines(result["checks"][index]), (name, index)
         for index, check in enumerate(result["checks"]):
-            if check["line"] and not check["passed"] and check["got"] not in (None, "None"):
-                assert check_lines(records).get(index) == {check["line"]}, (name, index)
+            if named_lines(check) and not check["passed"] and check["got"] not in (None, "None"):
+                assert check_lines(records).get(index) == named_lines(check), (name, index)
                 located += 1
+                traced += bool(check["trace"] and check["trace"]["mark"])
     assert located, "no failed check names a line of the learner's file"
+    assert traced, "no trace marks a line: the traces' lines went unchecked"
 
 
 def test_the_terminal_text_agrees(graded):
@@ -131,21 +171,33 @@ def test_the_terminal_text_agrees(graded):
     assert numbers, "no record names a line: the text's line numbers went unchecked"
 
 
+def unfolded(drawing):
+    """The page's records with each traced check's block in its place ("after")."""
+    out = []
+    blocks = {block["after"]: block["records"] for block in drawing["traces"]}
+    for index, record in enumerate(drawing["records"]):
+        out += [record] + blocks.get(index, [])
+    return out
+
+
 def test_the_page_gets_the_same_records_as_data(graded):
-    links = 0
+    links = traced = 0
     for name, result in graded.items():
         records = report.records(result, LIMIT)
         drawing = json.loads(json.dumps(page.drawn(result, LIMIT)))   # as runner.js gets it
         verdicts, tally = truth(result)
         assert drawing["tally"] == tally and drawing["failed"] == result["failed"], name
-        assert [r["head"] + r["text"] for r in drawing["records"]] == report.text_lines(records)
-        assert [(r["verdict"], r["lines"], r["links"]) for r in drawing["records"]] == [
+        assert [r["head"] + r["text"] for r in unfolded(drawing)] == report.text_lines(records)
+        assert [(r["verdict"], r["lines"], r["links"]) for r in unfolded(drawing)] == [
             (r["verdict"], r["lines"], r["links"]) for r in records], name
+        assert not any(r["role"] in report.TRACE_ROLES for r in drawing["records"])
+        traced += len(drawing["traces"])
         for record in drawing["records"]:
             for start, end, address in record["links"]:
                 assert address.split("#")[0].endswith(".html") and record["text"][start:end], record
                 links += 1
     assert links, "no record links to the site: the links went unchecked"
+    assert traced, "no trace drawn: the traces' blocks went unchecked"
 
 
 def test_every_platform_agrees(graded):

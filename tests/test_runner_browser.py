@@ -216,14 +216,31 @@ def report_of(view, source):
 
 
 def check_with_cli(tmp_path, source, *options):
-    """The CLI's report for the same file, named as the page names it."""
+    """The CLI's report for the same file, named as the page names it, without
+    its traced checks' blocks (``untraced``)."""
     (tmp_path / FILENAME).write_text(source, encoding="utf-8")
     result = subprocess.run([sys.executable, "-m", "lesson", "check", "--seed", str(SEED),
                              "--time-limit", f"{TIME_LIMIT:g}", *options, FILENAME],
                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
     header, blank, *lines = result.stdout.rstrip("\n").split("\n")
     assert header.startswith("lesson 4's checker: ") and blank == ""    # the CLI's own
-    return lines
+    return untraced(lines)
+
+
+def untraced(lines):
+    """A report without its traced checks' blocks (from "differs:" or "your
+    steps:" to the check's end, each line a detail's indent deep): the page
+    keeps them apart, in its drawing's "traces", until runner.js draws them
+    (tests/test_trace.py holds the page's blocks to the terminal's)."""
+    out, inside = [], False
+    for line in lines:
+        if line.startswith(("        differs:  ", "        your steps:")):
+            inside = True
+        elif not line.startswith("        "):
+            inside = False
+        if not inside:
+            out.append(line)
+    return out
 
 
 ERROR = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Exit|Interrupt)): [^(]*")
@@ -739,7 +756,7 @@ def test_the_page_names_each_typical_mistake_as_the_terminal_does(runner, tmp_pa
     the page must read the editor's text as the terminal reads the file.
     Each run in the page starts a fresh Python (from the judge's snapshot) and
     grades the file: about a second of CPU each, so three, one a function."""
-    from test_mistakes import MISTAKES
+    MISTAKES = ROOT / "tests" / "mistakes"
     began = time.perf_counter()
     chosen = ("softmax_minus_mean", "naive_falls_back", "rows_no_abs")
     for name in chosen:

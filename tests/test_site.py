@@ -20,6 +20,7 @@ import lesson.weights
 from lesson import example
 from lesson.tables import table_rows
 from lesson_docs import api_reference, benchmarks, lesson_site, measure_speed
+from helpers import ROOT
 from page_states import PAGES
 
 RAW_TEX = re.compile(r"\\(frac|sqrt|mathbb|operatorname|infty|top|sum|ln)\b|\\\(|\\\[")

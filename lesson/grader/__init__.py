@@ -5,10 +5,12 @@ One module per job:
 contract   the starter file, the checks as data (fresh inputs from a seed), each kind
            of check's right answer, pass rule and wanted text, the limits
 compare    what counts as the same answer: numbers to one tolerance, shapes, errors
-harness    loading and calling a learner's code (the only part that runs it; it
-           imports nothing of the lesson, and runs in a worker process or in the
-           page's learner Web Worker)
+harness    loading and calling a learner's code, and tracing a call step by step
+           (the only part that runs it; it imports nothing of the lesson, and runs
+           in a worker process or in the page's learner Web Worker)
 judge      the learner's outcomes against the lesson's own answers
+steps      the lesson's steps for a failed check's input, beside the learner's traced
+           ones, and the first of the learner's values they do not contain
 mistakes   the usual wrong answers as data: each mistake's answer and words, each
            sign a value shows
 diagnosis  which of them a function's answers (and code) prove: the names found, and

@@ -10,6 +10,7 @@ read_learner(data, filename)       a file's bytes -> (source, None) or (None, lo
 notebook_source(text)              a notebook's code cells, IPython syntax skipped
 load_learner(source, filename)     run the source as a fresh module -> (module, load)
 call(function, args, kwargs)       call one function on a copy of an input -> outcome
+traced(function, args, kwargs)     ... the same call, step by step: (outcome, trace)
 serve(replies, requests)           the worker process: load, then answer each request
 
     >>> module, load = load_learner("def entropy(w):\\n    return 0.0\\n", "mine.py")
@@ -29,6 +30,7 @@ import linecache
 import os
 import site
 import sys
+import time
 import traceback
 import types
 
@@ -38,6 +40,8 @@ _type, _repr, _str, _len = type, repr, str, len
 _encode = json.JSONEncoder().encode
 _decode_json = json.JSONDecoder().decode
 _write, _read, _exit = os.write, os.read, os._exit
+_settrace, _gettrace, _clock = sys.settrace, sys.gettrace, time.monotonic
+_isinstance, _id, _float, _int, _min = isinstance, id, float, int, min
 _BUILTINS = dict(builtins.__dict__)
 
 HELLO = {"hello": "ready"}   # the worker's first reply: it started, and runs the file now
@@ -256,6 +260,7 @@ def _register(name, cell, code):
     """Remember a learner's code, so tracebacks can show its lines."""
     lines = code.splitlines(True)
     _LEARNER_CODE[name] = (cell, lines)
+    _STATEMENTS.pop(name, None)              # a trace's map of its statements, made anew
     linecache.cache[name] = (len(code), None, lines, name)
 
 
@@ -269,14 +274,15 @@ def _where(line, name):
 
 # --- Calling it -------------------------------------------------------------------
 
-def call(function, args, kwargs=None):
+def call(function, args, kwargs=None, tracer=None):
     """Call a learner's function on a copy of ``args``; return the outcome.
 
     The outcome is {"value": the result as plain data} or {"error": what
     was raised}, and "uses_reference" when the call tried to import the
     lesson.  Anything that is not a number, a bool or a list (a string, a
     generator, a Decimal) comes back as {"other": type, "repr": text}, so it
-    can never pass for a number.
+    can never pass for a number.  With a ``tracer`` (see ``traced``), the
+    call is made under it.
 
     >>> call(lambda x: [0.5, 0.5], [[1000, 1000]])
     {'value': [0.5, 0.5]}
@@ -290,7 +296,8 @@ def call(function, args, kwargs=None):
     with _Watch() as watch:
         try:
             with _ExitRaises():
-                value = function(*args, **kwargs)
+                value = (function(*args, **kwargs) if tracer is None
+                         else tracer.run(function, args, kwargs))
             with _OwnBuiltins():
                 outcome = outcome_record(value=plain(value))
         except BaseException as error:              # noqa: B036 - the learner's, reported
@@ -489,6 +496,316 @@ def _is_lesson(name):
         name == GRADER or name.startswith(GRADER + "."))
 
 
+# --- Tracing a call -------------------------------------------------------------------
+#
+# After the checks, the checker may ask for one call again, step by step: each
+# line of the learner's own code that it ran, in order, with the values it set
+# (as futurecoder's snoop and Python Tutor show them).  The verdicts are known
+# by then: a trace only shows.  It is bounded here in steps and characters
+# (past them, and past a loop's first rounds, steps are counted, not kept) and
+# in time (the request's seconds: then it stops and the call goes on untraced),
+# and it is plain data.  The steps are the same on every Python from 3.11:
+# a step is a statement (a comprehension's rounds, and a loop written on one
+# line, are one step), and the frames of comprehensions and lambdas are their
+# line's, not steps of their own.
+
+TRACE_REPEATS = 4       # times one line's step is kept (a loop's first rounds); then counted
+TRACE_STEPS = 80        # steps one trace keeps at most (its function's return always)
+TRACE_CHARS = 8000      # characters of steps (as JSON) one trace keeps at most
+TRACE_ITEMS = 64        # numbers a list or array may hold and be kept whole
+TRACE_CODE = 60         # characters of a line's code kept
+# The builtins the tracer uses, saved: it works while the learner's code runs.
+_issubclass, _sorted, _dict = issubclass, sorted, dict
+_list, _tuple, _string, _bool, _real, _whole = list, tuple, str, bool, float, int
+_NONE = type(None)
+_UNCHANGING = (_whole, _real, _bool, _string, _NONE)
+_NOT_VALUES = ("module", "function", "builtin_function_or_method", "type", "method",
+               "method-wrapper", "wrapper_descriptor")
+_NOT_OWN = ("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>", "<lambda>")
+_STOPPING = ("StopIteration", "StopAsyncIteration", "GeneratorExit")
+_STATEMENTS = {}        # {the name code was compiled under: {line: its statement's first line}}
+
+
+def traced(function, args, kwargs=None, seconds=1.0):
+    """Call a learner's function as ``call`` does, step by step: (outcome, trace).
+
+    The trace is plain data: "steps", each step of the learner's own code in
+    order, {"line", "where" ('line 8' or 'cell 3, line 2'), "depth" (0 in the
+    function called, 1 in a function of the learner's that it calls...)} and,
+    where they apply, "set" ([name, value] for each name the step set or
+    changed), "calls" (a function of the learner's, with its arguments in
+    "set"), "returns" or "yields" (a value), "raised" ({"type", "message"}),
+    "folded" (steps not kept, {"steps": how many, "lines": their lines},
+    with "set" the last values they left); "code" (each named line's text,
+    by its "where"); "runs" (how often each line ran, by its "where"); and
+    "cut": None, or why the trace stops early ("time"; "traced": the
+    learner's code set a tracer of its own; "error").  Values are
+    ``value_shown``'s.
+
+    >>> source = "def f(x):\\n    y = x * 2\\n    return y + 1\\n"
+    >>> module, load = load_learner(source, "mine.py")
+    >>> outcome, trace = traced(module.f, [0.5])
+    >>> outcome["value"], [(s["line"], s.get("set"), s.get("returns")) for s in trace["steps"]]
+    (2.0, [(2, [['y', 1.0]], None), (3, None, 2.0)])
+    """
+    tracer = _Tracer(seconds)
+    return call(function, args, kwargs, tracer), tracer.trace()
+
+
+def value_shown(value, depth=0):
+    """A value as a trace keeps it, without running any of the learner's code
+    (a __repr__ may raise, loop or lie): None, bools and numbers as they are;
+    lists, tuples and NumPy arrays as lists; a list or array of more than
+    TRACE_ITEMS numbers as {"other": its type, "len": its size}; a str as
+    {"other": "str", "repr": its start}; anything else {"other": its type}.
+
+    >>> value_shown((1, 2.5, [True, None])), value_shown([0.5] * 100)
+    ([1, 2.5, [True, None]], {'other': 'list', 'len': 100})
+    >>> value_shown("abc"), value_shown(object())
+    ({'other': 'str', 'repr': "'abc'"}, {'other': 'object'})
+    """
+    kind = _type(value)
+    if value is None or kind is _bool:
+        return value
+    if _issubclass(kind, _real):
+        return _real.__float__(value)
+    if _issubclass(kind, _whole):
+        number = _whole.__int__(value)
+        return number if -(1 << 63) <= number < 1 << 63 else {"other": "int"}
+    if kind is _list or kind is _tuple:
+        size = _len(value)
+        if depth >= 4 or size > TRACE_ITEMS:
+            return {"other": _name_of(kind), "len": size}
+        return [value_shown(item, depth + 1) for item in value]
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and (kind is numpy.ndarray or _issubclass(kind, numpy.generic)):
+        if kind is numpy.ndarray and (value.size > TRACE_ITEMS or depth >= 4):
+            return {"other": "ndarray", "len": _whole.__int__(value.size)}
+        return value_shown(value.tolist(), depth)
+    if kind is _string:
+        return {"other": "str", "repr": _repr(value[:40]) + ("..." if _len(value) > 40 else "")}
+    return {"other": _name_of(kind)}
+
+
+def _name_of(kind):
+    """A class's own name (never a property of a learner's metaclass)."""
+    return _type.__dict__["__name__"].__get__(kind)
+
+
+def _statement_lines(code):
+    """{line: the first line of the statement it belongs to}; a compound
+    statement's lines are its header's (its body's statements are their own).
+
+    >>> _statement_lines("x = [s\\n     for s in y]\\nfor s in x:\\n    t = s\\n")
+    {1: 1, 2: 1, 3: 3, 4: 4}
+    """
+    import ast
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return {}
+    out = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt):
+            continue
+        body, last = getattr(node, "body", None), node.end_lineno
+        if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+            last = max(node.lineno, body[0].lineno - 1)
+        for number in range(node.lineno, last + 1):
+            out[number] = node.lineno
+    return dict(sorted(out.items()))
+
+
+class _Tracer:
+    """sys.settrace's function for one call of the learner's (see ``traced``).
+
+    Nothing it does reaches the learner's code: it calls only what it saved
+    before any learner code ran, reads frames, and never raises into them
+    (on any error of its own it stops, and says so in "cut").
+    """
+
+    def __init__(self, seconds):
+        self.seconds, self.end = seconds, None
+        self.steps, self.code, self.runs = [], {}, {}
+        # frame -> [its depth, the step it is on, {name: (object, shown)}, raising?]
+        self.frames = {}
+        self.folded = None      # the steps not kept since the last one kept
+        self.chars, self.cut, self.error = 0, None, None
+        self.function = self.event              # one bound method, to know it again
+
+    def run(self, function, args, kwargs):
+        """``function(*args, **kwargs)``, traced."""
+        with _OwnBuiltins():
+            for name in list(_LEARNER_CODE):
+                if name not in _STATEMENTS:
+                    _STATEMENTS[name] = _statement_lines("".join(_LEARNER_CODE[name][1]))
+        self.end = _clock() + self.seconds
+        _settrace(self.function)
+        try:
+            return function(*args, **kwargs)
+        finally:
+            theirs = _gettrace()
+            _settrace(None)
+            if theirs is not self.function and self.cut is None:
+                self.cut = "traced"
+
+    def trace(self):
+        """The trace, as plain data (see ``traced``)."""
+        if self.folded is not None:
+            self.steps.append(self.folded)
+        return {"steps": self.steps, "code": self.code, "runs": self.runs, "cut": self.cut}
+
+    def event(self, frame, event, arg):
+        if self.cut is not None:
+            return None
+        try:
+            if _clock() > self.end:
+                return self._stop("time")
+            if event == "call":
+                return self._called(frame)
+            state = self.frames.get(frame)
+            if state is None:
+                return None
+            if event == "line":
+                self._line(frame, state)
+            elif event == "exception":
+                self._raised(state, arg[1])
+            elif event == "return":
+                self._returned(frame, state, arg)
+            return self.function
+        except BaseException:                       # noqa: B036 - never into the learner's code
+            return self._stop("error")
+
+    def _stop(self, why):
+        self.cut = why
+        _settrace(None)
+        return None
+
+    def _called(self, frame):
+        code = frame.f_code
+        if code.co_filename not in _LEARNER_CODE or code.co_name in _NOT_OWN:
+            return None
+        parent = frame.f_back
+        while parent is not None and parent not in self.frames:
+            parent = parent.f_back
+        depth = self.frames[parent][0] + 1 if parent is not None else 0
+        state = [depth, None, self._values(frame, {}), False]
+        self.frames[frame] = state
+        if depth:
+            step = self._step(frame, depth)
+            self.runs[step["where"]] = self.runs.get(step["where"], 0) + 1
+            step["calls"] = code.co_name
+            step["set"] = [[name, shown] for name, (_, shown) in _sorted(state[2].items())]
+            self._keep(step)
+        return self.function
+
+    def _line(self, frame, state):
+        step = state[1]
+        if step is not None and step["line"] == self._statement(frame)[0]:
+            return                                  # the same statement: one step
+        state[3] = False                            # an exception raised was caught
+        self._finish(frame, state)
+        state[1] = self._step(frame, state[0])
+        self.runs[state[1]["where"]] = self.runs.get(state[1]["where"], 0) + 1
+
+    def _raised(self, state, error):
+        kind = _type(error)
+        if state[1] is None or _name_of(kind) in _STOPPING:
+            return
+        state[3] = True                             # it returns nothing, unless caught
+        if error is self.error:                     # raised below, shown there
+            return
+        self.error = error
+        try:
+            message = _str(error)[:200]
+        except Exception:                           # a learner's broken __str__
+            message = ""
+        state[1]["raised"] = {"type": _name_of(kind), "message": message}
+
+    def _returned(self, frame, state, value):
+        step = state[1] or self._step(frame, state[0])
+        if not state[3]:
+            generator = frame.f_code.co_flags & 0x220       # CO_GENERATOR, CO_ASYNC_GENERATOR
+            step["yields" if generator else "returns"] = value_shown(value)
+        state[1] = step
+        self._finish(frame, state, keep=state[0] == 0)
+        del self.frames[frame]
+
+    def _statement(self, frame):
+        """(the first line of the statement the frame is on, its name for the learner)."""
+        name = frame.f_code.co_filename
+        number = _STATEMENTS.get(name, {}).get(frame.f_lineno, frame.f_lineno)
+        return number, _where(number, name)
+
+    def _step(self, frame, depth):
+        number, where = self._statement(frame)
+        if where not in self.code:
+            lines = _LEARNER_CODE[frame.f_code.co_filename][1]
+            text = lines[number - 1].strip() if 0 < number <= _len(lines) else ""
+            self.code[where] = (text if _len(text) <= TRACE_CODE
+                                else text[:TRACE_CODE - 3] + "...")
+        return {"line": number, "where": where, "depth": depth}
+
+    def _finish(self, frame, state, keep=False):
+        """The step a frame was on is over: note what it changed, keep it or fold it."""
+        step = state[1]
+        if step is None:
+            return
+        before, now = state[2], self._values(frame, state[2])
+        changed = [[name, shown] for name, (thing, shown) in now.items()
+                   if name not in before or not _same(before[name][1], shown)]
+        if changed:
+            step["set"] = _sorted(changed)
+        state[1], state[2] = None, now
+        self._keep(step, keep or "raised" in step)
+
+    def _keep(self, step, must=False):
+        size = _len(_encode(step))
+        runs = self.runs.get(step["where"], 0)
+        if must or (runs <= TRACE_REPEATS and _len(self.steps) < TRACE_STEPS
+                    and self.chars + size <= TRACE_CHARS):
+            if self.folded is not None:
+                self.steps.append(self.folded)
+                self.folded = None
+            self.steps.append(step)
+            self.chars += size
+            return
+        folded = self.folded or {"line": step["line"], "where": step["where"],
+                                 "depth": step["depth"], "folded": {"steps": 0, "lines": []},
+                                 "set": []}
+        folded["folded"]["steps"] += 1
+        if step["line"] not in folded["folded"]["lines"]:
+            folded["folded"]["lines"] = _sorted(folded["folded"]["lines"] + [step["line"]])
+        values = _dict(folded.get("set") or [])
+        values.update(step.get("set") or [])
+        folded["set"] = [[name, shown] for name, shown in _sorted(values.items())]
+        if not folded["set"]:
+            del folded["set"]
+        self.folded = folded
+
+    def _values(self, frame, before):
+        """{name: (object, shown)} for the frame's variables, each shown once
+        while it is the same object of a type that cannot change."""
+        out = {}
+        for name, thing in frame.f_locals.items():
+            if name[:1] == "." or name[:2] == "__":
+                continue
+            kind = _type(thing)
+            if _name_of(kind) in _NOT_VALUES:
+                continue
+            old = before.get(name)
+            if old is not None and old[0] is thing and kind in _UNCHANGING:
+                out[name] = old
+            else:
+                out[name] = (thing, value_shown(thing))
+        return out
+
+
+def _same(one, other):
+    """Are two shown values the same (nan the same as nan)?"""
+    return one == other or _encode(one) == _encode(other)
+
+
 # --- The worker process --------------------------------------------------------------
 
 def module_name(path):
@@ -633,15 +950,18 @@ def unpack(files):
 
 
 def answer(module, request):
-    """The reply to one request {"token", "function", "args", "kwargs"}: {"token", "outcome"}."""
+    """The reply to one request {"token", "function", "args", "kwargs"}: {"token", "outcome"};
+    a request with "trace" (seconds) is traced, and its reply has the "trace" too."""
     with _OwnBuiltins():
         function = getattr(module, request["function"], None)
         missing = not callable(function)
     if missing:
-        outcome = outcome_record(missing=True)
-    else:
-        outcome = call(function, request["args"], request["kwargs"])
-    return {"token": request["token"], "outcome": outcome}
+        return {"token": request["token"], "outcome": outcome_record(missing=True)}
+    if request.get("trace"):                 # the same call again, step by step (seconds)
+        outcome, trace = traced(function, request["args"], request["kwargs"], request["trace"])
+        return {"token": request["token"], "outcome": outcome, "trace": trace}
+    return {"token": request["token"],
+            "outcome": call(function, request["args"], request["kwargs"])}
 
 
 _TRIAL = "import math\n\ndef softmax(x):\n    return [math.exp(s) for s in x]\n"

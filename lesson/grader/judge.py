@@ -16,7 +16,7 @@ counts(results)                      (passed, failed)
     (True, '[0.5, 0.5]', '[0.5, 0.5]')
 """
 
-from lesson.grader import diagnosis, report
+from lesson.grader import diagnosis, report, steps
 from lesson.grader.contract import CHECKS, KINDS, TIME_LIMIT, right_answer
 from lesson.grader.report import counts  # noqa: F401 - part of the judge's API
 
@@ -46,7 +46,7 @@ def passes_when(check):
 # --- One result per check ------------------------------------------------------------
 
 def result_record(check, *, status, passed=False, expected=None, got=None, hint=None,
-                  mistakes=(), message=None, stdout="", stderr=""):
+                  mistakes=(), message=None, stdout="", stderr="", trace=None):
     """One check's result, as plain data.
 
     Keys: "function", "name", "input" (the call, as a learner types it),
@@ -54,12 +54,14 @@ def result_record(check, *, status, passed=False, expected=None, got=None, hint=
     "missing"), "expected" and "got" (as text), "hint", "mistakes" (the
     names of the usual mistakes or signs the hint names: ``Diagnosis.names``),
     "message" (one line on what happened), "stdout" and "stderr" (what the
-    call printed).
+    call printed), and "trace": the learner's steps on the check's input beside
+    the lesson's (``steps.trace_record``), for a function's first failing
+    check, or None.
     """
     return {"function": check.function, "name": check.name, "input": check.call_text(),
             "passed": passed, "status": status, "expected": expected, "got": got,
             "hint": hint, "mistakes": list(mistakes), "message": message,
-            "stdout": stdout, "stderr": stderr}
+            "stdout": stdout, "stderr": stderr, "trace": trace}
 
 
 def results(load, outcomes, time_limit=TIME_LIMIT, checks=None, code=None):
@@ -137,8 +139,10 @@ def _result(check, outcome, right, loaded, time_limit, same_function=(), code=No
     if status in ("fail", "error") and ("value" in outcome or "error" in outcome):
         found = diagnosis.diagnose(check, outcome, right, same_function, code)
     hint = found.text or (check.hint if status not in ("pass", "not run", "missing") else None)
+    trace = steps.compared(check, outcome) if status in ("fail", "error") else None
     return result_record(check, status=status, passed=ok, expected=wanted, got=got,
-                         hint=hint, mistakes=found.names, message=message, **printed)
+                         hint=hint, mistakes=found.names, message=message, trace=trace,
+                         **printed)
 
 
 # --- Judging one answer ---------------------------------------------------------------

@@ -27,7 +27,7 @@ import json
 
 from lesson.grader import judge, reading, report
 from lesson.grader.contract import TIME_LIMIT, checks_for, new_seed
-from lesson.grader.plan import Plan
+from lesson.grader.plan import Plan, request
 
 _RUN = {}
 
@@ -77,10 +77,11 @@ def advance(what, text, seconds, printed):
 
 
 def _step(step):
-    request = ""
-    if step["do"] == "call":
-        request = json.dumps({key: step[key] for key in ("token", "function", "args", "kwargs")})
-    return [step["do"], step.get("seconds", 0.0), step.get("keep", 0), request]
+    """A step as runner.js reads it.  A trace goes to it as a "call": the
+    learner's worker answers the request, which says it is a trace."""
+    sent = json.dumps(request(step)) if step["do"] in ("call", "trace") else ""
+    do = "call" if step["do"] == "trace" else step["do"]
+    return [do, step.get("seconds", 0.0), step.get("keep", 0), sent]
 
 
 def finish(shown_as, cli, source=""):
@@ -100,24 +101,48 @@ def finish(shown_as, cli, source=""):
     return json.dumps(drawing)
 
 
+# The records whose text is a value under its label (on a phone, below it).
+FIELDS = ("detail", "printed", "differs", "step", "marked", "lesson")
+
+
 def drawn(result, time_limit=TIME_LIMIT):
-    """What runner.js draws for a result: {"records", "tally", "failed"}.
+    """What runner.js draws for a result: {"records", "traces", "tally", "failed"}.
 
     Each record is the report's (``report.records``), with "head" (its
     indent and label, as the terminal prints them), "wrap" (where a wrapped
     line goes on, ``report.wrap_indent``) and "field" (a value that goes
     under its label on a phone).  "tally" is the closing count, in words.
 
+    A traced check's block (where its values leave the lesson's, its steps,
+    the lesson's: ``report.TRACE_ROLES``) is not among "records" but in
+    "traces", one {"check", "after", "records"} a block: "after" is the index
+    in "records" of that check's last line, the block's place, so that
+    runner.js can draw it there, folded under the check, each step linked to
+    the learner's line it ran ("at"), the line where the values leave the
+    lesson's marked ("lines").  The page draws the blocks once runner.js does.
+
     >>> from lesson.grader.judge import results
     >>> load = {"status": "ok"}
     >>> drawing = drawn({"file": "ex.py", "load": load, "checks": results(load, {})})
     >>> drawing["tally"], drawing["records"][3]["head"], drawing["records"][3]["wrap"]
     ('0 passed, 20 failed', '  FAIL  ', 8)
+    >>> drawing["traces"]
+    []
     """
     records = report.records(result, time_limit)
     for record in records:
         record.update(head=report.line_text(dict(record, text="")),
                       wrap=report.wrap_indent(record),
-                      field=record["role"] in ("detail", "printed") and bool(record["label"]))
+                      field=record["role"] in FIELDS and bool(record["label"]))
+    shown, traces = [], []
+    for record in records:
+        if record["role"] not in report.TRACE_ROLES:
+            shown.append(record)
+        elif traces and traces[-1]["check"] == record["check"]:
+            traces[-1]["records"].append(record)
+        else:
+            traces.append({"check": record["check"], "after": len(shown) - 1,
+                           "records": [record]})
     passed, failed = report.counts(result["checks"])
-    return {"records": records, "tally": report.tally(passed, failed), "failed": failed}
+    return {"records": shown, "traces": traces, "tally": report.tally(passed, failed),
+            "failed": failed}

@@ -12,14 +12,30 @@ A step is plain data, {"do": ...}:
   {"do": "load", "seconds": s}         start a fresh worker and load the file
   {"do": "call", "check": i, "function", "args", "kwargs", "token", "seconds": s}
                                        make one call in that worker
+  {"do": "trace", ... as "call", "trace": t}
+                                       make that call again, traced for t seconds
   {"do": "stop"}                       stop the worker (and all it started)
   {"do": "done"}                       nothing is left: make the report
 
 "seconds" is how long the step may take; "keep" how many characters of
-each stream of printed output to keep.  What happened is plain data too:
-{"loaded": load}, {"reply": {"token", "outcome"}}, {"late": True} (the step
-took all its seconds) or {"crashed": exit code}; with "seconds" (what the
-step took) and "stdout" and "stderr", each [kept text, characters in all].
+each stream of printed output to keep; ``request(step)`` what to send the
+worker for a call or a trace.  What happened is plain data too:
+{"loaded": load}, {"reply": {"token", "outcome"}} (and "trace" for a
+trace), {"late": True} (the step took all its seconds) or {"crashed": exit
+code}; with "seconds" (what the step took) and "stdout" and "stderr", each
+[kept text, characters in all].
+
+Once every check has run (or the file's time is up), the plan asks for
+traces: for each function, its first check that failed on an answer (a
+value other than None, or an exception) is called once more, traced
+(``harness.traced``), and the trace is put in that check's outcome, as
+"trace".  The verdicts are all known by then, so a trace cannot change
+one: its steps do not count against the file's time (each has its own,
+TRACE_SECONDS more than a check's), what they print is not shown, and a
+trace that is late, crashes or comes back garbled is dropped, with the
+traces after it.  At most one load (when no worker is left running) and
+four traces: at worst ``load_limit + check_limit + TRACE_SECONDS`` more
+seconds, as the first late trace ends the tracing.
 
     >>> plan = Plan(time_limit=2.0)
     >>> plan.next()["do"], plan.next({"loaded": {"status": "ok"}, "seconds": 0.1})["check"]
@@ -28,12 +44,17 @@ step took) and "stdout" and "stderr", each [kept text, characters in all].
 
 import uuid
 
-from lesson.grader.contract import CHECKS, OUTPUT_LIMIT, TIME_LIMIT, time_limits
+from lesson.grader import judge
+from lesson.grader.contract import CHECKS, FUNCTIONS, OUTPUT_LIMIT, TIME_LIMIT, time_limits
 from lesson.grader.harness import load_record, outcome_record
 
 # Seconds the Exercises page waits for a fresh Python (a Web Worker) to start
 # before it says Python did not start: the page has it as data (data-start-limit).
 START_LIMIT = 60
+
+# Seconds a trace may spend recording, on top of its check's own: tracing
+# makes a call slower, and past this the call goes on untraced.
+TRACE_SECONDS = 1.0
 
 TIME_USED = "the file used up its {file_limit:g} s"
 NO_RELOAD = "the file did not load again after the check above stopped"
@@ -50,6 +71,17 @@ def capped(text, size):
     """
     more = size - len(text)
     return text + (f"\n... ({more} more characters not shown)" if more > 0 else "")
+
+
+def request(step):
+    """What the worker is sent for a "call" or "trace" step.
+
+    >>> request({"do": "trace", "token": "t", "function": "entropy", "args": [[1.0]],
+    ...          "kwargs": {}, "trace": 1.0, "seconds": 3.0})["trace"]
+    1.0
+    """
+    keys = ("token", "function", "args", "kwargs") + (("trace",) if step["do"] == "trace" else ())
+    return {key: step[key] for key in keys}
 
 
 def printed(event):
@@ -74,10 +106,14 @@ class Plan:
     has ``time_limits(time_limit)[2]`` seconds in all, counted as the
     seconds its steps took.  After a reply that is not one (the learner's
     code wrote into the private pipe), no check runs again.  ``load`` and ``outcomes`` hold the result.
+    Then the traces (see the module's docstring), unless ``traces`` is False.
     """
 
-    def __init__(self, time_limit=TIME_LIMIT, checks=CHECKS):
+    def __init__(self, time_limit=TIME_LIMIT, checks=CHECKS, traces=True):
         self.checks = checks
+        self.traces = traces
+        self.to_trace = None                        # the checks to trace, once grading is over
+        self.tracing = 0.0                          # seconds the traces' steps took
         self.check_limit, self.load_limit, self.file_limit = time_limits(time_limit)
         self.pending = list(range(len(checks)))
         self.outcomes = {}
@@ -92,12 +128,18 @@ class Plan:
     def next(self, event=None):
         """The next step, given what happened in the last one (None at the start)."""
         event = event or {}
-        self.used += max(float(event.get("seconds") or 0.0), 0.0)
+        seconds = max(float(event.get("seconds") or 0.0), 0.0)
+        if self.to_trace is None:
+            self.used += seconds
+        else:                                       # a trace's time is never the file's
+            self.tracing += seconds
         last, self.last = self.last, None
         if last is not None and last["do"] == "load":
             self._loaded(event)
         elif last is not None and last["do"] == "call":
             self._answered(last, event)
+        elif last is not None and last["do"] == "trace":
+            self._traced(last, event)
         elif last is not None and last["do"] == "stop":
             self.running = False
         self.last = self._choose()
@@ -112,24 +154,49 @@ class Plan:
         return self.file_limit - self.used
 
     def _choose(self):
-        if self.running and (self.stopping or not self.pending or self._left() <= 0):
+        grading = self.pending and self._left() > 0 and not self.given_up
+        if self.to_trace is None and not grading:
+            for index in self.pending:
+                self.outcomes.setdefault(index, outcome_record(not_run=self.reason))
+            self.pending = []
+            self.to_trace = self._first_failures() if self.traces and not self.given_up else []
+        wanted = self.pending if self.to_trace is None else self.to_trace
+        if self.running and (self.stopping or not wanted):
             self.stopping = False
             return {"do": "stop"}
-        if self.pending and self._left() > 0 and not self.given_up:
-            if not self.running:
-                self.running = True
-                return {"do": "load", "seconds": min(self.load_limit, self._left()),
-                        "keep": OUTPUT_LIMIT}
-            index = self.pending.pop(0)
-            check = self.checks[index]
-            return {"do": "call", "check": index, "function": check.function,
-                    "args": list(check.args), "kwargs": dict(check.kwargs),
-                    "token": uuid.uuid4().hex,
-                    "seconds": min(self.check_limit, self._left()), "keep": OUTPUT_LIMIT}
-        for index in self.pending:
-            self.outcomes.setdefault(index, outcome_record(not_run=self.reason))
-        self.pending = []
-        return {"do": "done"}
+        if not wanted:
+            return {"do": "done"}
+        if not self.running:
+            self.running = True
+            seconds = self.load_limit if self.to_trace else min(self.load_limit, self._left())
+            return {"do": "load", "seconds": seconds, "keep": OUTPUT_LIMIT}
+        index = wanted.pop(0)
+        check = self.checks[index]
+        step = {"do": "call", "check": index, "function": check.function,
+                "args": list(check.args), "kwargs": dict(check.kwargs),
+                "token": uuid.uuid4().hex, "keep": OUTPUT_LIMIT,
+                "seconds": min(self.check_limit, self._left())}
+        if self.to_trace is not None:
+            step.update(do="trace", trace=TRACE_SECONDS,
+                        seconds=self.check_limit + TRACE_SECONDS)
+        return step
+
+    def _first_failures(self):
+        """Each function's first failing check, to trace if it failed on an
+        answer (not on None, a time-out, a crash or a check not run)."""
+        out = []
+        for function in FUNCTIONS:
+            for index, check in enumerate(self.checks):
+                if check.function != function:
+                    continue
+                outcome = self.outcomes.get(index) or {}
+                answered = "error" in outcome or outcome.get("value") is not None
+                if answered and judge.judge(check, outcome)[0]:
+                    continue
+                if answered:
+                    out.append(index)
+                break
+        return out
 
     def _loaded(self, event):
         if self.load is None:                       # the first load: the file's own
@@ -145,8 +212,23 @@ class Plan:
                 self.pending, self.stopping, self.given_up = [], True, True
             return
         again = event.get("loaded")                 # after a stopped worker
-        if not (isinstance(again, dict) and again.get("status") == "ok"):
+        if isinstance(again, dict) and again.get("status") == "ok":
+            return
+        if self.to_trace is not None:               # loaded to trace: no traces, then
+            self.to_trace, self.stopping = [], True
+        else:
             self.reason, self.stopping, self.given_up = NO_RELOAD, True, True
+
+    def _traced(self, step, event):
+        """A trace's reply goes with its check's outcome; anything else ends the tracing."""
+        reply = event.get("reply")
+        if (not event.get("late") and "crashed" not in event and isinstance(reply, dict)
+                and reply.get("token") == step["token"] and isinstance(reply.get("trace"), dict)
+                and _well_formed_outcome(reply.get("outcome"))):
+            self.outcomes[step["check"]] = dict(self.outcomes[step["check"]], trace=dict(
+                reply["trace"], outcome=reply["outcome"]))
+        else:
+            self.to_trace, self.stopping = [], True
 
     def _answered(self, step, event):
         index = step["check"]

@@ -28,7 +28,7 @@ import time
 from lesson.grader import judge, reading, report, workers
 from lesson.grader.contract import TIME_LIMIT, checks_for, new_seed
 from lesson.grader.harness import HARNESS_SAYS, load_record
-from lesson.grader.plan import Plan
+from lesson.grader.plan import Plan, request
 from lesson.grader.sandbox import mode as sandbox_mode
 from lesson.grader.snapshot import snapshot as read_submission
 from lesson.grader.workers import MEMORY_LIMIT
@@ -109,8 +109,8 @@ def grade(path, time_limit=TIME_LIMIT, sandbox="none", memory_limit=MEMORY_LIMIT
                     return load_record("unstarted", message=unstarted_text(   # ours: no grade
                         event.pop("unstarted"), sandbox, memory_limit)), {}
                 event.pop("unstarted", None)   # a reload in the file's last moments: its time
-            elif step["do"] == "call":
-                worker.send({key: step[key] for key in ("token", "function", "args", "kwargs")})
+            elif step["do"] in ("call", "trace"):
+                worker.send(request(step))
                 event = worker.receive(step["seconds"], "reply")
             else:
                 worker.stop()

@@ -11,8 +11,16 @@ A report is a list of records, one a line, each plain data:
   "pad"      the width the label takes, spaces after it included, or 0
   "text"     what follows the label (not wrapped)
   "verdict"  "pass" or "fail" on a check's first line, else None
-  "lines"    the learner's line numbers it names
+  "lines"    the learner's line numbers it names (the page marks them)
   "links"    [start, end, address] of each place of the site its text names
+  "at"       the learner's line a step of a trace ran (the page may link it;
+             it is not marked), or None
+
+A failed check that was traced (a function's first failing one) has, after
+its details, where the learner's values leave the lesson's ("differs", its
+line marked), the learner's steps ("step", one "marked"; a loop's further
+rounds folded into one) and the lesson's own for the input ("lesson"), each
+block under its heading ("trace").
 
 Every output is drawn from these: the terminal joins each into a line of
 text (``line_text``) and wraps it under its text (``wrap_indent``); the
@@ -193,7 +201,7 @@ DETAIL_INDENT = 8       # a check's details sit under its name
 
 
 def line(text="", *, role="text", check=None, indent=0, label="", pad=0, verdict=None,
-         lines=(), links=()):
+         lines=(), links=(), at=None):
     """One record of a report (see the module's docstring for its keys).
 
     >>> line_text(line("[0.5, 0.5]", role="detail", indent=8, label="got:", pad=FIELD))
@@ -201,7 +209,7 @@ def line(text="", *, role="text", check=None, indent=0, label="", pad=0, verdict
     """
     return {"role": role, "check": check, "indent": indent, "label": label, "pad": pad,
             "text": text, "verdict": verdict, "lines": list(lines),
-            "links": [list(link) for link in links]}
+            "links": [list(link) for link in links], "at": at}
 
 
 def records(result, time_limit=TIME_LIMIT, functions=FUNCTIONS, named=False):
@@ -336,7 +344,78 @@ def _check_records(index, check):
             fields.append(("hint:", check["hint"], ()))
     out += [line(text, role="detail", check=index, indent=DETAIL_INDENT, label=label,
                  pad=FIELD if label else 0, lines=lines) for label, text, lines in fields]
-    return out + _printed(check, indent=DETAIL_INDENT, check=index)
+    out += _printed(check, indent=DETAIL_INDENT, check=index)
+    return out + (_trace_records(index, check["trace"]) if check.get("trace") else [])
+
+
+# --- A failed check's steps ---------------------------------------------------------
+
+TRACE_ROLES = ("differs", "trace", "step", "marked", "lesson")     # a traced check's block
+CODE_WIDTH = 36         # characters of a step's code shown, in a column
+STOPPED = {"time": "the trace stops here: tracing took all its time",
+           "traced": "the trace stops here: your code set a tracer of its own (sys.settrace)",
+           "error": "the trace stops here: the tracer could not go on"}
+
+
+def _trace_records(index, trace):
+    """A traced check's records (see ``steps.trace_record`` for its data): where
+    the learner's values leave the lesson's, the learner's steps, the lesson's.
+    Each step and each of the lesson's is a field under its label (the line, or
+    the step's name), as a check's details are: on a phone, under it.
+
+    >>> trace = {"steps": [{"where": "line 7", "line": 7, "depth": 0, "code": "total = sum(x)",
+    ...                     "values": "total = 0.7071", "folded": 0, "marked": True}],
+    ...          "lesson": [{"name": "sum of the exps", "value": "1.4931"}], "cut": None,
+    ...          "mark": {"where": "line 7", "line": 7, "code": "total = sum(x)",
+    ...                   "name": "total", "got": "0.7071", "step": "sum of the exps",
+    ...                   "lesson": "1.4931", "lesson_raises": False}}
+    >>> for record in _trace_records(0, trace):
+    ...     print(line_text(record))
+            differs:  line 7: total = sum(x) gives total = 0.7071; the lesson's sum of the exps is 1.4931 here
+            your steps:
+            > line 7  total = sum(x)  total = 0.7071
+            the lesson's steps:
+              sum of the exps  1.4931
+    """
+    mark, out = trace["mark"], []
+    if mark:
+        number = learner_line(mark)
+        out.append(line(visible(_differs(mark)), role="differs", check=index,
+                        indent=DETAIL_INDENT, label="differs:", pad=FIELD,
+                        lines=[number] if number else (), at=number))
+    out.append(line("your steps:", role="trace", check=index, indent=DETAIL_INDENT))
+    wheres = max(len(step["where"]) for step in trace["steps"]) + 2
+    codes = min(max(len(step["code"]) for step in trace["steps"]), CODE_WIDTH)
+    for step in trace["steps"]:
+        code = step["code"] if len(step["code"]) <= codes else step["code"][:codes - 3] + "..."
+        text = f"{'  ' * min(step['depth'], 4)}{code:<{codes}}  {step['values']}"
+        marked = step["marked"]                    # "> line 8", its text in line with the others'
+        out.append(line(visible(text.rstrip()), role="marked" if marked else "step",
+                        check=index, indent=DETAIL_INDENT + (0 if marked else 2),
+                        label=("> " if marked else "") + step["where"],
+                        pad=wheres + (2 if marked else 0), at=learner_line(step)))
+    if trace["cut"]:
+        out.append(line(f"({STOPPED[trace['cut']]})", role="trace", check=index,
+                        indent=DETAIL_INDENT + 2))
+    out.append(line("the lesson's steps:", role="trace", check=index, indent=DETAIL_INDENT))
+    names = max((len(entry["name"]) for entry in trace["lesson"]), default=0)
+    return out + [line(visible(entry["value"]), role="lesson", check=index,
+                       indent=DETAIL_INDENT + 2, label=entry["name"], pad=names + 2)
+                  for entry in trace["lesson"]]
+
+
+def _differs(mark):
+    """Where the learner's values leave the lesson's, in one sentence."""
+    said = f"{mark['where']}: {mark['code']}"
+    if mark["name"] == "returns":
+        theirs = f"{said} returns {mark['got']}"
+    elif mark["name"] == "raised":
+        theirs = f"{said} raises {mark['got']}"
+    else:
+        theirs = f"{said} gives {mark['name']} = {mark['got']}"
+    if mark["lesson_raises"]:
+        return f"{theirs}; the lesson raises {mark['lesson']} here"
+    return f"{theirs}; the lesson's {mark['step']} is {mark['lesson']} here"
 
 
 def _stuck(function):
