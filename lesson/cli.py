@@ -395,10 +395,11 @@ def _autograder_prairielearn(args):
 def _reaping(args, run, *arguments, **keywords):
     """run(...), then every process it started ended and waited for; as a
     program (not when a program of its own calls main()), this process is
-    its workers' subreaper, so their leftovers are its own to reap."""
+    its workers' subreaper, so their leftovers are its own to reap
+    (``workers.as_program``)."""
     from lesson.grader import workers
     if args.as_program:
-        workers.become_subreaper()
+        return workers.as_program(run, *arguments, **keywords)
     try:
         return run(*arguments, **keywords)
     finally:

@@ -9,8 +9,8 @@ So when the command has ended, whatever is still running is a leftover,
 whatever it did to hide.  REPORT gets a JSON list of [pid, command line]
 of the leftovers, which are then killed.  The exit code is the command's.
 
-The tests' one scanner of processes: tests/corpus.py runs the checker
-through it, for every test that runs ``python -m lesson check``.
+The tests' one scanner of processes: ``Run`` runs the checker
+through it (tests/helpers.py), for every test that runs ``python -m lesson check``.
 """
 
 import ctypes
@@ -65,12 +65,14 @@ def main(report, command):
         left = children()
     with open(report, "w") as file:
         json.dump(left, file)
-    for pid, _ in left:
-        try:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        except (OSError, ChildProcessError):
-            pass
+    while left:             # a chain: each killed one hands its children to this one
+        for pid, _ in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (OSError, ChildProcessError):
+                pass
+        left = children()
     return code
 
 

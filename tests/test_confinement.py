@@ -245,9 +245,14 @@ def lines_with(name, text):
 
 
 def said(result, word):
-    """The words after ``word`` on each of an attack's stdout lines starting with it."""
+    """The words after ``word`` on each of an attack's stdout lines starting with
+    it; a line the checker cut off (its output kept only so much, and says how
+    much more there was) is not one of them."""
+    lines = result["stdout"].splitlines()
+    if lines and lines[-1].endswith("more characters not shown)"):
+        lines = lines[:-2]                       # the line cut short, and the note
     return [line.split(" ", 1)[1] if " " in line else ""
-            for line in result["stdout"].splitlines() if line.split(" ", 1)[0] == word]
+            for line in lines if line.split(" ", 1)[0] == word]
 
 
 # --- The world around the class folders ----------------------------------------------------
@@ -927,19 +932,12 @@ def left_behind(nonce=None):
     return found
 
 
-# --- What each mode promises ---------------------------------------------------------------
+# --- The runs -----------------------------------------------------------------------------
 
 def corpus_run(label):
     run = EVERYTHING.get(label)
     assert run.report is not None, (run.returncode, run.json_error, run.stderr[-1500:])
     return run
-
-
-def promises(label, what):
-    """Skip a promise mode none does not make, saying so."""
-    if CONFIGS[label][1] == "none":
-        pytest.skip(f"mode none (nobody, no bubblewrap) promises nothing of {what}: "
-                    f"the submissions run with the teacher's rights, and the report says so")
 
 
 def leaks(texts):
@@ -968,6 +966,9 @@ def python_paths(label):
 
 
 RUN_LABELS = list(CONFIGS)
+# The runs whose mode promises confinement: mode none (nobody, no bubblewrap)
+# promises only what test_mode_none_is_named_and_said checks.
+CONFINED_LABELS = [label for label in RUN_LABELS if CONFIGS[label][1] != "none"]
 
 
 # --- The tests: the modes, the classmates --------------------------------------------------
@@ -1020,10 +1021,9 @@ def test_mode_none_is_named_and_said():
 
 # --- Reads ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("label", RUN_LABELS)
+@pytest.mark.parametrize("label", CONFINED_LABELS)
 def test_no_canary_reaches_any_output(label):
     """bwrap: no canary at all; user: only those every user may read."""
-    promises(label, "the files around the class folder")
     run = corpus_run(label)
     found = leaks(run.texts())
     world = EVERYTHING.world
@@ -1038,7 +1038,6 @@ def test_no_canary_reaches_any_output(label):
 @pytest.mark.parametrize("label", [l for l in RUN_LABELS if CONFIGS[l][0] == "root"])
 def test_the_root_line_of_etc_shadow_never_appears(label):
     """As root (as nobody, the system refuses it anyway)."""
-    promises(label, "/etc/shadow")
     run = corpus_run(label)
     line = EVERYTHING.world.shadow_root
     if line is None:
@@ -1080,13 +1079,12 @@ def test_the_sandbox_shows_only_what_python_needs(label):
 # --- Borrowing the lesson ------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", [n for n in ATTACKS if kind(n).startswith("borrow")])
-@pytest.mark.parametrize("label", RUN_LABELS)
+@pytest.mark.parametrize("label", CONFINED_LABELS)
 def test_borrowing_the_lesson_scores_nothing(label, name):
     """0 points; no copy of the lesson readable.  In mode user, an attack
     that searches the machine may read a copy every user may read (a
     checkout in a world-readable folder): that one is allowed, never the
     checker's own, nor the teacher's private checkout or wheel."""
-    promises(label, "the lesson's copies")
     result = corpus_run(label).files[f"./{name}.py"]
     readable = said(result, "READABLE") + [b.split()[0] for b in said(result, "BORROWED")]
     installed = installed_lesson(label)
@@ -1104,10 +1102,9 @@ def test_borrowing_the_lesson_scores_nothing(label, name):
 
 # --- Sockets -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("label", RUN_LABELS)
+@pytest.mark.parametrize("label", CONFINED_LABELS)
 def test_no_listener_of_the_tests_hears_from_the_run(label):
     """bwrap: no connection; user: only to sockets every user may reach."""
-    promises(label, "sockets")
     run = corpus_run(label)
     mine = {nonce for name in ATTACKS if kind(name) == "socket"
             for nonce in said(run.files[f"./{name}.py"], "NONCE")}
@@ -1121,11 +1118,10 @@ def test_no_listener_of_the_tests_hears_from_the_run(label):
 
 # --- Other processes -----------------------------------------------------------------------
 
-@pytest.mark.parametrize("label", RUN_LABELS)
+@pytest.mark.parametrize("label", CONFINED_LABELS)
 def test_no_other_process_is_reached(label):
     """No decoy signalled (its own record, and the attack's), no checker's
     /proc read, no classmate copied; the decoys still run."""
-    promises(label, "other processes")
     run = corpus_run(label)
     signals = run.files["./proc_signals.py"]
     assert said(signals, "SIGNALLED") == [], signals["stdout"][:400]
@@ -1140,9 +1136,8 @@ def test_no_other_process_is_reached(label):
         assert "cwd=" not in line and "environ read" not in line and "mem read" not in line, line
 
 
-@pytest.mark.parametrize("label", RUN_LABELS)
+@pytest.mark.parametrize("label", CONFINED_LABELS)
 def test_no_terminal_and_no_inherited_file_is_reached(label):
-    promises(label, "terminals")
     run = corpus_run(label)
     tty = run.files["./tty_inject.py"]
     assert said(tty, "INJECTED") == [], tty["stdout"][:400]
@@ -1157,9 +1152,8 @@ def test_no_terminal_and_no_inherited_file_is_reached(label):
 
 # --- Detached processes, the results, what is left -----------------------------------------
 
-@pytest.mark.parametrize("label", RUN_LABELS)
+@pytest.mark.parametrize("label", CONFINED_LABELS)
 def test_the_results_files_are_the_graders_after_a_wait(label):
-    promises(label, "the --results folder")
     run = corpus_run(label)
     facts = {k: v for k, v in run.report.items() if k not in ("files", "skipped")}
     assert len(run.documents) == len(run.files), sorted(run.documents)
@@ -1169,17 +1163,15 @@ def test_the_results_files_are_the_graders_after_a_wait(label):
         assert document == dict(facts, file=run.files[document["file"]["file"]]), name
 
 
-@pytest.mark.parametrize("label", RUN_LABELS)
+@pytest.mark.parametrize("label", CONFINED_LABELS)
 def test_no_process_outlives_the_run(label):
-    promises(label, "what its processes leave running")
     run = corpus_run(label)
     assert not run.hard_capped, run.stderr[-1000:]
     assert run.survivors == [], f"left running: {run.survivors[:5]}"
 
 
-@pytest.mark.parametrize("label", RUN_LABELS)
+@pytest.mark.parametrize("label", CONFINED_LABELS)
 def test_nothing_is_left_in_site_packages_or_shared_folders(label):
-    promises(label, "files written outside the copy")
     run = corpus_run(label)
     names = ["write_site_packages_pth"]
     if CONFIGS[label][1] == "bwrap":        # without it, /tmp, /var/tmp, /dev/shm are everyone's

@@ -242,14 +242,21 @@ def _grade(folder, names, time_limit, private=()):
     container allows (``sandbox.platform_mode``); as a user of its own, with
     the lesson's installed code and the autograder's ``private`` folders
     made unreadable to it first; and, before anything is written, every
-    process the learner's code started ended (this process adopts and reaps
-    them, as ``softmax-lesson check`` does), none of its user's left."""
-    from lesson.grader import process, sandbox, workers
+    process the learner's code started ended, none of its user's left (a
+    platform's runner is a program: ``workers.as_program`` makes it adopt
+    and reap what they leave, as ``softmax-lesson check`` does)."""
+    from lesson.grader import sandbox
     time_limit = time_limit or _checker().TIME_LIMIT
-    workers.become_subreaper()
     mode = sandbox.platform_mode()
     if mode == "user":
-        sandbox.lock_away(list(sandbox.lesson_copies(sandbox.site_places())) + list(private))
+        sandbox.lock_away(private)
+    with sandbox.lesson_hidden(mode, platform=True):
+        return _graded(folder, names, time_limit, mode)
+
+
+def _graded(folder, names, time_limit, mode):
+    """``_grade``'s work, the lesson hidden: the result, every learner's process ended."""
+    from lesson.grader import process, sandbox, workers
     try:
         path, problem = find_submission(folder, names)
         if path is None:
@@ -326,9 +333,9 @@ notebook in /autograder/submission/ against lesson 4's checks and writes
 /autograder/results/results.json (LESSON_AUTOGRADER_ROOT moves /autograder).\"\"\"
 import sys
 
-from lesson.grader import bundle
+from lesson.grader import bundle, workers
 
-sys.exit(bundle.run_gradescope({options}))
+sys.exit(workers.as_program(bundle.run_gradescope, {options}))
 """
 
 README = """\

@@ -34,6 +34,7 @@ metadata) is hidden again, so a learner's code cannot borrow the lesson's
 answers, whatever it imports or reads.
 """
 
+import contextlib
 import functools
 import glob
 import os
@@ -81,12 +82,14 @@ THREAT_MODEL = {
                     "group: it cannot read or change what only you can (your files, "
                     "root's, the results), nor signal the checker or another submission; "
                     "a seccomp filter denies it the network and every socket of the "
-                    "machine; nothing it starts outlives its check; on a grading platform "
-                    "the lesson's installed code and the autograder's own files are made "
-                    "unreadable to it",
+                    "machine; nothing it starts outlives its check; the copies of the "
+                    "lesson the checker knows (its installed package, the checkout it "
+                    "runs from) and, on a grading platform, the autograder's own files "
+                    "are unreadable to it",
         "cannot": "it can read whatever every user may read on this machine (a class "
-                  "folder or a copy of the lesson others can read, on your own machine), "
-                  "see other processes' command lines, and write to /tmp (cleaned after)"},
+                  "folder others can read, a copy of the lesson the checker does not "
+                  "know of), see other processes' command lines, and write to /tmp "
+                  "(cleaned after)"},
     "none": {
         "title": "no sandbox: each submission runs with your rights",
         "when": "otherwise: without bubblewrap, or with --no-sandbox, as any user but "
@@ -404,10 +407,10 @@ def _inside(path, folders, strictly=False):
 
 class Learner:
     """A user of its own for one worker's learner code (mode "user"): a user
-    id that no account names and no process uses, with a group of the same
-    number and no other, and a folder it owns (its home, where its private
-    copy goes) inside one only the checker may list, beside a copy of the
-    harness it may read.  ``remove()`` kills every process of that user and
+    id that no account names and no process uses, in the learners' group
+    (``learners_group``) and no other, and a folder it owns (its home, where
+    its private copy goes) inside one only the checker may list, beside a
+    copy of the harness it may read.  ``remove()`` kills every process of that user and
     removes what it left in the shared temporary folders, then its folders.
 
     Ids are drawn at random from the top of the ids this system maps, so
@@ -420,9 +423,9 @@ class Learner:
 
     def __init__(self):
         import tempfile
-        self.uid = self.gid = _free_id(self._taken, self._lock)
+        self.uid, self.gid = _free_id(self._taken, self._lock), learners_group()
         Learner.used.add(self.uid)
-        self.folder = tempfile.mkdtemp(prefix="lesson-check-")
+        self.folder = tempfile.mkdtemp(prefix="lesson-check-", dir=_passable_temp())
         try:
             os.chmod(self.folder, 0o711)           # it may pass, not list
             self.home = os.path.join(self.folder, "home")
@@ -474,6 +477,32 @@ def _end_processes(uids, tries=50):
                 pass
         time.sleep(0.01)
     return pids
+
+
+@functools.lru_cache(maxsize=None)
+def learners_group():
+    """The group every learner's code runs in, for this checker: an id no
+    group of the system names, drawn once (``hide_lesson`` denies it the
+    lesson's files, whoever else may read them)."""
+    import grp
+    ids = set()
+    while True:
+        gid = _free_id(ids, threading.Lock())
+        try:
+            grp.getgrgid(gid)
+        except KeyError:
+            return gid
+
+
+def _passable_temp():
+    """A temporary folder a user who owns nothing may pass through: the
+    checker's own (TMPDIR), else /tmp; an OSError where there is none."""
+    import tempfile
+    for folder in (tempfile.gettempdir(), "/tmp"):
+        if os.path.isdir(folder) and _others_may_pass(folder):
+            return folder
+    raise OSError(f"no temporary folder another user may pass through (TMPDIR is "
+                  f"{tempfile.gettempdir()})")
 
 
 def _free_id(taken, lock):
@@ -563,14 +592,116 @@ def _others_may_enter(path):
     """May a user who owns nothing read (or, for a folder, enter) ``path``:
     may others pass every folder on its way, and read it?"""
     try:
-        if not os.stat(path).st_mode & 0o004:
-            return False
-        parent = os.path.dirname(os.path.realpath(path))
-        while True:
-            if not os.stat(parent).st_mode & 0o001:
-                return False
-            if parent == os.path.dirname(parent):
-                return True
-            parent = os.path.dirname(parent)
+        return bool(os.stat(path).st_mode & 0o004) and _others_may_pass(
+            os.path.dirname(os.path.realpath(path)))
     except OSError:
         return False
+
+
+def _others_may_pass(folder):
+    """May a user who owns nothing pass through ``folder`` and every folder above it?"""
+    folder = os.path.realpath(folder)
+    try:
+        while True:
+            if not os.stat(folder).st_mode & 0o001:
+                return False
+            if folder == os.path.dirname(folder):
+                return True
+            folder = os.path.dirname(folder)
+    except OSError:
+        return False
+
+
+# --- The lesson, hidden from the learners' group ----------------------------------
+#
+# As a user of its own, a learner's code could still read a copy of the lesson
+# that every user may read (a venv's site-packages, the checkout the checker
+# runs from).  Each copy gets, while the checker runs, one entry in its POSIX
+# access control list that denies the learners' group everything: no other
+# user loses anything, and an entry left behind by a checker that was killed
+# names a group no one is in.
+
+ACL = "system.posix_acl_access"
+ACL_VERSION, UNDEFINED = 2, 0xFFFFFFFF
+ACL_USER_OBJ, ACL_USER, ACL_GROUP_OBJ, ACL_GROUP, ACL_MASK, ACL_OTHER = 1, 2, 4, 8, 16, 32
+
+
+@contextlib.contextmanager
+def lesson_hidden(mode, platform=False):
+    """While it lasts, in mode "user", no copy of the lesson this checker
+    knows of is readable by the learners' group (``lesson_copies`` of the
+    places Python keeps packages, and the git checkout the lesson runs from);
+    on a platform (``platform``), a copy the list cannot hold is made
+    readable by its owner alone (``lock_away``).  Yields what it could not
+    hide (a file system without access control lists, say)."""
+    if mode != "user":
+        yield []
+        return
+    places = list(lesson_copies(site_places()))
+    checkout = os.path.join(os.path.dirname(os.path.realpath(LESSON_HOME)), ".git")
+    places += [checkout] if os.path.isdir(checkout) else []
+    undo, left = {}, []
+    for path in places:
+        try:
+            undo[path] = _deny_group(path, learners_group())
+        except OSError:
+            left.append(path)
+    if platform:
+        left = lock_away(left)
+    try:
+        yield left
+    finally:
+        for path, before in undo.items():
+            try:
+                if before is None:
+                    os.removexattr(path, ACL, follow_symlinks=False)
+                else:
+                    os.setxattr(path, ACL, before, follow_symlinks=False)
+            except OSError:
+                pass
+
+
+def _deny_group(path, gid):
+    """Add "group ``gid``: nothing" to ``path``'s access list (made from its
+    mode where it has none), with the mask its group class then needs, so
+    no one else's rights change; return the list it had (None for none).
+
+    >>> entries = _acl_entries(0o755, None) + [(ACL_GROUP, 0, 7)]
+    >>> [(tag, permissions) for tag, permissions, _ in entries], _mask(entries)
+    ([(1, 7), (4, 5), (32, 5), (8, 0)], 5)
+    """
+    import errno
+    import struct
+    try:
+        before = os.getxattr(path, ACL, follow_symlinks=False)
+    except OSError as error:
+        if error.errno != errno.ENODATA:                         # none yet: made from the mode
+            raise
+        before = None
+    entries = [e for e in _acl_entries(os.lstat(path).st_mode, before)
+               if e[0] not in (ACL_MASK,) and not (e[0] == ACL_GROUP and e[2] == gid)]
+    entries += [(ACL_GROUP, 0, gid)]
+    entries += [(ACL_MASK, _mask(entries), UNDEFINED)]
+    data = struct.pack("<I", ACL_VERSION) + b"".join(
+        struct.pack("<HHI", *entry) for entry in sorted(entries))
+    os.setxattr(path, ACL, data, follow_symlinks=False)
+    return before
+
+
+def _acl_entries(mode, data):
+    """An access list's entries as (tag, permissions, id): ``data`` read, or
+    the three of ``mode`` where there is none."""
+    import struct
+    if data is None:
+        return [(ACL_USER_OBJ, mode >> 6 & 7, UNDEFINED), (ACL_GROUP_OBJ, mode >> 3 & 7, UNDEFINED),
+                (ACL_OTHER, mode & 7, UNDEFINED)]
+    return [struct.unpack_from("<HHI", data, offset) for offset in range(4, len(data), 8)]
+
+
+def _mask(entries):
+    """The mask an access list needs: what its group class may do, at most."""
+    out = 0
+    for tag, permissions, _ in entries:
+        if tag in (ACL_USER, ACL_GROUP_OBJ, ACL_GROUP):
+            out |= permissions
+    return out

@@ -40,7 +40,8 @@ def check(paths, form="text", *, time_limit=TIME_LIMIT, memory_limit=MEMORY_LIMI
     points = formats.points(points)
     entries, skipped = classroom.find(paths)
     _refuse_misuse(form, len(entries), points, output_dir, results)
-    with _held(results):
+    sandbox = _sandbox(sandbox)
+    with _held(results), confinement.lesson_hidden(sandbox):
         return _graded(entries, skipped, paths, form, time_limit, memory_limit, jobs, seed,
                        sandbox, points, output_dir, results, prog)
 
@@ -50,7 +51,6 @@ def _graded(entries, skipped, paths, form, time_limit, memory_limit, jobs, seed,
     """``check``'s work, once its options are known to be sound: the exit code."""
     if form == "exercism":
         time_limit = formats.exercism_time_limit(time_limit)
-    sandbox = _sandbox(sandbox)
     seed = new_seed() if seed is None else seed
     several = len(entries) > 1
     if hasattr(sys.stdout, "reconfigure"):     # a learner's output on any console

@@ -86,7 +86,8 @@ class Worker:
         if mode == "bwrap":
             data = [(_readable(content), path)
                     for content, path in zip(sandbox.identity(), ("/etc/passwd", "/etc/group"))]
-            cwd, env["HOME"], env["TMPDIR"] = None, sandbox.SANDBOX_HOME, "/tmp"
+            cwd = "/"           # bwrap's own process, which others may look into, not the class's
+            env["HOME"], env["TMPDIR"] = sandbox.SANDBOX_HOME, "/tmp"
         elif mode == "user":                   # its files go where stop() removes them
             self.learner = sandbox.Learner()
             harness, keywords, uid = self.learner.harness, self.learner.popen(), self.learner.uid
@@ -264,6 +265,20 @@ def _kill_workers():
             os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+
+
+def as_program(run, *arguments, **keywords):
+    """``run(...)`` as a program's whole work (the command line, Gradescope's
+    run_autograder): this process becomes its workers' subreaper first, so
+    what a learner's code leaves, however it hides, is its own to kill, and
+    every process it started has ended and been waited for when it returns.
+    Never in a process with children of its own it did not start for a
+    learner (pytest's, say): as a subreaper it would take them for orphans."""
+    become_subreaper()
+    try:
+        return run(*arguments, **keywords)
+    finally:
+        reap_all()
 
 
 def become_subreaper():
