@@ -168,8 +168,8 @@ def exp_parts(scores, top):
     ``math.exp(s - top)`` is off by up to 2**-53 of its value: a whole ulp
     of a weight, at worst.  Here s - top == d + d_err exactly (TwoSum), and
 
-        d + d_err = m * ln(2) + j * ln(2) / N + r     k = round(d * N / ln 2)
-                                                      m = round(k / N), j = k - N m
+        k = round(d * N / ln 2),  m = round(k / N),  j = k - N m
+        d + d_err = m * ln(2) + j * ln(2) / N + r
         exp(d + d_err) = 2**m * 2**(j/N) * exp(r)
 
     Each product m * ln(2) and j * ln(2) / N is kept as two floats, the
@@ -351,7 +351,7 @@ def exact_weights(scores, doubtful, total=None, digits=28):
         while left:
             ctx.prec = digits
             exps = [gap.exp() if gap is not None else Decimal(0) for gap in gaps]
-            ctx.prec = digits + 400      # exact: each exp a multiple of 10**-(digits + 330)
+            ctx.prec = digits + 400      # exact: each exp a multiple of 10 ** (-digits - 330)
             left = _settle(found, left, exps, sum(exps), 5 * u, digits)
             digits *= 2
             u = Decimal(10) ** (1 - digits) / 2

@@ -54,13 +54,13 @@ def accuracy(rows="random"):
         return (f"**{doubtful:,} of {weights:,} weights ({doubtful / weights:.2%})**, "
                 f"in {rows_with:,} of {total_rows:,} rows.")
     corpus, report = _accuracy(rows)
-    table = [("method", "misrounded weights", "largest error (ulp)", "mean error (ulp)",
-              "rows it failed on")]
+    table = [("method", "misrounded", "largest error (ulp)", "mean error (ulp)",
+              "rows failed")]
     for name, r in report.items():
         table.append((f"`{name}`", f"{r['misrounded']:,}", f"{r['max']:.2f}",
                       f"{r['mean']:.3f}", str(r["failed"])))
     weights = sum(len(row) for _, row in corpus)
-    return (markdown_table(table) + f"\n\n{len(corpus)} {rows} rows, {weights:,} weights, "
+    return (compact(markdown_table(table)) + f"\n\n{len(corpus)} {rows} rows, {weights:,} weights, "
             f"measured when this page was built.\n{{ .lesson-table-caption }}")
 
 
