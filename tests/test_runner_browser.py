@@ -216,22 +216,21 @@ def report_of(view, source):
 
 
 def check_with_cli(tmp_path, source, *options):
-    """The CLI's report for the same file, named as the page names it, without
-    its traced checks' blocks (``untraced``)."""
+    """The CLI's report for the same file, named as the page names it."""
     (tmp_path / FILENAME).write_text(source, encoding="utf-8")
     result = subprocess.run([sys.executable, "-m", "lesson", "check", "--seed", str(SEED),
                              "--time-limit", f"{TIME_LIMIT:g}", *options, FILENAME],
                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
     header, blank, *lines = result.stdout.rstrip("\n").split("\n")
     assert header.startswith("lesson 4's checker: ") and blank == ""    # the CLI's own
-    return untraced(lines)
+    return lines
 
 
 def untraced(lines):
     """A report without its traced checks' blocks (from "differs:" or "your
-    steps:" to the check's end, each line a detail's indent deep): the page
-    keeps them apart, in its drawing's "traces", until runner.js draws them
-    (tests/test_trace.py holds the page's blocks to the terminal's)."""
+    steps:" to the check's end, each line a detail's indent deep): a step's
+    values may be an exception's words, which the page's Python words its
+    own way; test_the_page_draws_the_terminals_steps compares them whole."""
     out, inside = [], False
     for line in lines:
         if line.startswith(("        differs:  ", "        your steps:")):
@@ -309,7 +308,7 @@ def test_the_page_reports_what_the_cli_reports(runner, tmp_path, name):
     cli_lines = check_with_cli(tmp_path, source)
     print(f"\n{name}: checked in the page in {seconds:.2f} s "
           f"(Python ready {runner.load_seconds:.1f} s after the page opened)")
-    assert comparable(page_lines) == comparable(cli_lines)
+    assert comparable(untraced(page_lines)) == comparable(untraced(cli_lines))
     loaded = not any(line.startswith("None of the") for line in page_lines)
     assert len(verdicts(page_lines)) == (CHECKS if loaded else 0)     # not run: no verdicts
     closing = page_lines[-1]
@@ -317,6 +316,32 @@ def test_the_page_reports_what_the_cli_reports(runner, tmp_path, name):
     assert closing in status                          # announced, not only shown
     if passed is not None:
         assert closing == f"{passed} passed, {CHECKS - passed} failed"
+    assert runner.errors == []
+
+
+def test_the_page_draws_the_terminals_steps_folded_under_the_check(runner, tmp_path):
+    """A learner who divided by the scores' sum: the page shows the terminal's
+    report, steps and all, word for word; the steps are folded under the line
+    that says where the values leave the lesson's, and each step's "line N"
+    takes the keys to that line of the editor."""
+    source = (ROOT / "tests" / "traced" / "softmax_sum_of_scores.py").read_text()
+    page_lines = report_of(runner, source)
+    assert page_lines == check_with_cli(tmp_path, source)          # the steps too
+    assert any(line.startswith("        differs:  line 13: total = sum(x)")
+               for line in page_lines), page_lines
+    page = runner.page
+    block = page.locator(".lr-report details.lr-trace").first
+    assert page.locator(".lr-report details.lr-trace").count() == 1
+    assert block.get_attribute("open") is None                      # folded at first
+    assert not page.is_visible(".lr-report details.lr-trace .lr-step")
+    block.locator("summary").click()
+    marked = block.locator(".lr-step", has_text="> line 13")
+    assert marked.is_visible() and 13 in runner.page.evaluate(
+        "() => lessonRunner.runners[0].editor.marked()")
+    block.locator(".lr-step", has_text="line 11").first.click()
+    caret = page.evaluate("""() => { const view = lessonRunner.runners[0].editor.view;
+        return view.hasFocus && view.state.doc.lineAt(view.state.selection.main.head).number; }""")
+    assert caret == 11
     assert runner.errors == []
 
 
@@ -343,7 +368,7 @@ def test_a_check_that_never_returns_is_stopped_then_the_next_run_works(runner, t
     print(f"\nnever_returns: the call was stopped after {stopped[-1]:.2f} s "
           f"(time limit {TIME_LIMIT:g} s); the report came {seconds:.2f} s after Run")
     assert TIME_LIMIT <= stopped[-1] <= TIME_LIMIT + 2     # a timer, give or take a busy machine
-    assert comparable(lines) == comparable(check_with_cli(tmp_path, source))
+    assert comparable(untraced(lines)) == comparable(untraced(check_with_cli(tmp_path, source)))
     assert any("never returned" in line for line in lines)
     assert lines[-1] in status
     lines, _, seconds = check_in_page(runner, CASES["correct_lists"][0])
@@ -548,11 +573,18 @@ VALUES = """() => {
     const code = document.querySelector('.lr-report code');
     const style = getComputedStyle(code);
     const inside = code.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-    return [...document.querySelectorAll('.lr-report .lesson-report-value')].map(value => {
-        const label = document.createRange();
-        label.setStart(value.parentNode.firstChild, value.parentNode.firstChild.textContent.search(/\\S/));
-        label.setEnd(value.parentNode.firstChild, value.parentNode.firstChild.textContent.length);
-        const l = label.getBoundingClientRect(), v = value.getBoundingClientRect();
+    const shown = [...document.querySelectorAll('.lr-report .lesson-report-value')]
+        .filter(value => value.getClientRects().length);       // not in a folded trace
+    return shown.map(value => {
+        const head = [...value.parentNode.childNodes].find(n => n !== value && n.textContent.trim());
+        let l = head.nodeType === Node.ELEMENT_NODE ? head.getBoundingClientRect() : null;
+        if (!l) {
+            const label = document.createRange();
+            label.setStart(head, head.textContent.search(/\\S/));
+            label.setEnd(head, head.textContent.length);
+            l = label.getBoundingClientRect();
+        }
+        const v = value.getBoundingClientRect();
         return {value: value.textContent.slice(0, 30), under: v.top >= l.bottom - 1,
                 indented: v.left + parseFloat(getComputedStyle(value).paddingLeft) > l.left,
                 width: v.width / inside};
@@ -764,7 +796,8 @@ def test_the_page_names_each_typical_mistake_as_the_terminal_does(runner, tmp_pa
         lines = report_of(runner, source)
         assert not lines[-1].endswith(" 0 failed"), (name, lines[-1])
         assert any(line.lstrip().startswith("hint:") for line in lines), (name, lines)
-        assert comparable(lines) == comparable(check_with_cli(tmp_path, source)), name
+        assert comparable(untraced(lines)) == comparable(
+            untraced(check_with_cli(tmp_path, source))), name
     print(f"\n{len(chosen)} mistakes checked in the page in "
           f"{time.perf_counter() - began:.1f} s")
 

@@ -117,9 +117,9 @@ def drawn(result, time_limit=TIME_LIMIT):
     the lesson's: ``report.TRACE_ROLES``) is not among "records" but in
     "traces", one {"check", "after", "records"} a block: "after" is the index
     in "records" of that check's last line, the block's place, so that
-    runner.js can draw it there, folded under the check, each step linked to
-    the learner's line it ran ("at"), the line where the values leave the
-    lesson's marked ("lines").  The page draws the blocks once runner.js does.
+    runner.js draws it there, folded under its first line (where the values
+    leave the lesson's, that line marked in the editor: "lines"), each step's
+    "line N" a button to the learner's line it ran ("at").
 
     >>> from lesson.grader.judge import results
     >>> load = {"status": "ok"}

@@ -382,7 +382,7 @@ def _trace_records(index, trace):
         number = learner_line(mark)
         out.append(line(visible(_differs(mark)), role="differs", check=index,
                         indent=DETAIL_INDENT, label="differs:", pad=FIELD,
-                        lines=[number] if number else (), at=number))
+                        lines=[number] if number else ()))
     out.append(line("your steps:", role="trace", check=index, indent=DETAIL_INDENT))
     wheres = max(len(step["where"]) for step in trace["steps"]) + 2
     codes = min(max(len(step["code"]) for step in trace["steps"]), CODE_WIDTH)

@@ -95,6 +95,12 @@ function codeEditor(textarea, { onChange, labelledBy, describedBy }) {
                       selection: { anchor: 0 }, scrollIntoView: true, effects: markLines.of([]) });
     },
     focus: () => view.focus(),
+    // The keys to the start of line ``number``, scrolled into view (a step of a trace).
+    goTo(number) {
+      const line = view.state.doc.line(Math.min(Math.max(number, 1), view.state.doc.lines));
+      view.dispatch({ selection: { anchor: line.from }, scrollIntoView: true });
+      view.focus();
+    },
     markLines: (numbers) => view.dispatch({ effects: markLines.of(numbers) }),
     marked: () => {
       const found = [];

@@ -121,6 +121,12 @@
           area.scrollTop = 0;
         },
         focus: () => area.focus(),
+        goTo(number) {                // the caret to the start of that line
+          const lines = area.value.split("\n").slice(0, Math.max(number, 1) - 1);
+          const at = lines.reduce((sum, line) => sum + line.length + 1, 0);
+          area.focus();
+          area.setSelectionRange(at, at);
+        },
         markLines: () => {},          // a textarea cannot mark a line
         marked: () => [],
       };
@@ -446,7 +452,7 @@
         const result = await check(source);
         const seconds = (performance.now() - began) / 1000;
         timings.runs.push(seconds);
-        show(result.records);
+        show(result.records, result.traces);
         say(`Checked in ${seconds.toFixed(1)} s: ${result.tally}.`
             + (result.note ? ` ${result.note}` : ""), result.failed ? "fail" : "pass");
       } catch (error) {
@@ -528,30 +534,57 @@
       return [...parts, record.text.slice(at) + "\n"];
     }
 
-    // The report's records (lesson/grader/page.py, drawn()), one span a line.
-    // A line is not wrapped by the checker: the page wraps it, and a wrapped
+    // One record of the report (lesson/grader/page.py, drawn()) as a span.  A
+    // line is not wrapped by the checker: the page wraps it, and a wrapped
     // line hangs under the text after its label (record.wrap).  A field's
     // value is a span of its own, which lesson.css puts under the label on a
-    // phone.
-    function show(records) {
+    // phone.  A step of a trace (record.at) has its label as a button that
+    // takes the keys to the learner's line it ran.
+    function line(record, tag = "span") {
+      const span = document.createElement(tag);
+      span.className = { pass: "lr-pass", fail: "lr-fail" }[record.verdict] || "";
+      span.style.setProperty("--hang", `${record.wrap}ch`);
+      span.style.setProperty("--lead", `${record.indent}ch`);
+      let head = [record.head];
+      if (record.at) {
+        const label = record.head.trim();
+        const at = record.head.indexOf(label);
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "lr-step";
+        button.textContent = label;
+        button.title = `line ${record.at} of your code, in the editor`;
+        button.addEventListener("click", () => editor.goTo(record.at));
+        head = [record.head.slice(0, at), button, record.head.slice(at + label.length)];
+      }
+      if (record.field && record.text) {
+        const value = document.createElement("span");
+        value.className = "lesson-report-value";
+        value.textContent = record.text + "\n";
+        span.append(...head, value);
+      } else {
+        span.append(...head, ...linked(record));
+      }
+      return span;
+    }
+
+    // The report: its records, one span a line, and after a traced check's
+    // last line its trace (drawing.traces), folded under a summary that says
+    // where the learner's values leave the lesson's (its first record).
+    function show(records, traces = []) {
       const code = report.querySelector("code");
-      code.replaceChildren(...records.map((record) => {
-        const span = document.createElement("span");
-        span.className = { pass: "lr-pass", fail: "lr-fail" }[record.verdict] || "";
-        span.style.setProperty("--hang", `${record.wrap}ch`);
-        span.style.setProperty("--lead", `${record.indent}ch`);
-        if (record.field && record.text) {
-          const value = document.createElement("span");
-          value.className = "lesson-report-value";
-          value.textContent = record.text + "\n";
-          span.append(record.head, value);
-        } else {
-          span.append(record.head, ...linked(record));
-        }
-        return span;
-      }));
+      const lines = records.map((record) => line(record));
+      for (const trace of [...traces].reverse()) {
+        const [first, ...rest] = trace.records;
+        const block = document.createElement("details");
+        block.className = "lr-trace";
+        block.append(line(first, "summary"), ...rest.map((record) => line(record)));
+        lines.splice(trace.after + 1, 0, block);
+      }
+      code.replaceChildren(...lines);
       report.hidden = false;
-      editor.markLines(records.flatMap((record) => record.lines));
+      editor.markLines([...records, ...traces.flatMap((trace) => trace.records)]
+        .flatMap((record) => record.lines));
     }
 
     function api() {
