@@ -9,6 +9,7 @@ Python, not from a reader.
 
 import ast
 import pathlib
+import re
 
 import pytest
 
@@ -103,3 +104,69 @@ def test_one_module_builds_a_wheel():
                 if "RECORD" in path.read_text(encoding="utf-8")
                 or "build_meta" in path.read_text(encoding="utf-8")]
     assert builders == ["lesson.grader.wheel"]
+
+
+# --- Statuses: declared once ------------------------------------------------------
+
+def status_literals():
+    """{status text: modules of lesson/ that write it as a literal}, for every
+    status harness.py declares (Load, Outcome, Verdict, Event), where a value
+    is meant: not a record's key (``load["error"]``, ``.get("value")``,
+    ``"value" in outcome``, a dict display's key), nor a docstring.  The
+    platforms' own words (Exercism's "pass", "fail", "error") are formats.py's
+    tables at its top level: they are the platforms' vocabulary, not ours."""
+    from lesson.grader import harness
+    words = {str(s) for kind in (harness.Load, harness.Outcome, harness.Verdict, harness.Event)
+             for s in kind}
+    found = {}
+    for name, path in modules().items():
+        if not name.startswith("lesson.") or name == "lesson.grader.harness":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = set()
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.Expr) \
+                    and isinstance(body[0].value, ast.Constant):
+                skip.add(id(body[0].value))                      # a docstring
+            if isinstance(node, ast.Subscript):
+                skip.add(id(node.slice))
+            if isinstance(node, ast.Dict):
+                skip |= {id(key) for key in node.keys if key is not None}
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in ("get", "pop", "setdefault") and node.args:
+                skip.add(id(node.args[0]))
+            if isinstance(node, ast.Compare) and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+                skip.add(id(node.left))
+        if name == "lesson.grader.formats":
+            skip |= {id(n) for top in tree.body if isinstance(top, ast.Assign)
+                     for n in ast.walk(top.value)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and node.value in words and id(node) not in skip:
+                found.setdefault(node.value, set()).add(name)
+    return found
+
+
+def test_each_status_is_written_in_one_module_only():
+    """harness.py declares every status (Load, Outcome, Verdict, Event), once,
+    with its meaning; every other module names them, so a misspelled status
+    fails at once."""
+    assert status_literals() == {}
+
+
+def test_no_status_is_written_in_the_pages_javascript():
+    """The page gets the statuses as data (page.py's STATUSES), never as literals."""
+    from lesson.grader import harness
+    words = {str(s) for kind in (harness.Load, harness.Verdict, harness.Event) for s in kind}
+    for path in (ROOT / "docs" / "assets" / "runner").glob("*.js"):
+        if path.name.endswith(".bundle.js"):
+            continue
+        quoted = set(re.findall(r'"([a-z_ ]+)"', path.read_text(encoding="utf-8")))
+        quoted |= set(re.findall(r"'([a-z_ ]+)'", path.read_text(encoding="utf-8")))
+        assert not quoted & words, (path.name, sorted(quoted & words))
+
+
+def test_the_checkers_own_failures_are_the_statuses_marked_ours():
+    from lesson.grader import formats, harness
+    assert {s for s in harness.Load if s.ours} == {harness.Load.UNSTARTED, harness.Load.INTERNAL}
+    assert set(formats.CHECKER_FAILURES) == {s for s in harness.Load if s.ours}

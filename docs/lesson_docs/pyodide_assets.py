@@ -35,6 +35,7 @@ from markdown.extensions import Extension
 from markdown.postprocessors import Postprocessor
 
 from lesson.grader import contract
+from lesson.grader.page import STATUSES
 from lesson.grader.plan import START_LIMIT
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -175,6 +176,7 @@ def editor(version=None, code_editor=None):
         "filename": FILENAME,
         "check-command": CHECK_COMMAND,
         "start-limit": f"{START_LIMIT:g}",
+        "statuses": json.dumps(STATUSES),
     }
     if package:
         data.update({"package-cdn": PACKAGE_CDN.format(version=version),

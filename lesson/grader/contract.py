@@ -207,8 +207,8 @@ KINDS = {
                 lambda right: f"returns {show_value(right, 3, fixed=True)} to 3 decimals",
                 shown=_show_3dp),
     # the same True or False as the lesson's function (a real bool)
-    "value": Kind(_lesson_answer, matches, show_value, lambda right: f"returns {right}",
-                  returns="True or False"),
+    "bool": Kind(_lesson_answer, matches, show_value, lambda right: f"returns {right}",
+                returns="True or False"),
     # a ValueError, or a subclass of it, as the lesson's function raises
     "raises": Kind(_must_fail, lambda got, right: False, lambda right: "ValueError",
                    lambda right: "raises ValueError (or a subclass of it)",
@@ -316,19 +316,19 @@ CHECKS = [
     Check("naive_softmax", "fails on [-1000, -1000]", ([-1000, -1000],), "fails",
           "without the subtraction, exp(-1000) underflows to 0 and the sum is 0"),
     Check("rows_normalised", "true for softmax rows", ([[0.25, 0.75], [0.5, 0.5]],),
-          "value", "sum each row (math.fsum) and compare with 1 within tol"),
+          "bool", "sum each row (math.fsum) and compare with 1 within tol"),
     # Only the first row sums to 1, yet every column does, and all nine weights
     # add up to 3, the number of rows: summing the wrong way says True.
     Check("rows_normalised", "false for a bad row",
           ([[0.2, 0.3, 0.5], [0.5, 0.4, 0.3], [0.3, 0.3, 0.2]],),
-          "value", "every row must sum to 1 on its own: these rows sum to 1, 1.2 and "
+          "bool", "every row must sum to 1 on its own: these rows sum to 1, 1.2 and "
                    "0.8, though each column sums to 1 and all nine weights to 3"),
     Check("rows_normalised", "a flat list is one row", ([0.125, 0.375, 0.5],),
-          "value", "a flat list is a single row: these three weights sum to 1"),
+          "bool", "a flat list is a single row: these three weights sum to 1"),
     # 1e-8 short of 1, so that sum - 1 <= tol without abs() says True
     Check("rows_normalised", "outside tol is false", ([0.5, 0.5 - 1e-8],),
-          "value", "compare abs(sum - 1) <= tol, with the default tol=1e-9"),
-    Check("rows_normalised", "inside a looser tol", ([0.5, 0.5 + 1e-8],), "value",
+          "bool", "compare abs(sum - 1) <= tol, with the default tol=1e-9"),
+    Check("rows_normalised", "inside a looser tol", ([0.5, 0.5 + 1e-8],), "bool",
           "the call gives tol=1e-7: compare abs(sum - 1) <= tol with it",
           kwargs={"tol": 1e-7}),
     Check("entropy", "one-hot is 0", ([1.0, 0.0, 0.0],), "weights",

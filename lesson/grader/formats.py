@@ -68,15 +68,21 @@ import math
 
 from lesson.grader import report
 from lesson.grader.contract import FUNCTIONS, TIME_LIMIT, time_limits
+from lesson.grader.harness import Load, Verdict
 
 FORMATS = ("text", "json", "gradescope", "prairielearn", "exercism", "junit")
 PER_FILE = ("gradescope", "prairielearn", "exercism")   # one document per submission
 
+# Each platform's own words (its specification's, not the checker's statuses).
+EXERCISM_PASS, EXERCISM_FAIL, EXERCISM_ERROR = "pass", "fail", "error"   # interface.md
+JUNIT_FAILURE, JUNIT_ERROR, JUNIT_SKIPPED = "failure", "error", "skipped"  # junit-10.xsd
+RAISED, CRASH = "raised", "crash"          # an error check, told apart (see _status)
+
 # a check's status (see _status) -> (Exercism status, JUnit element or None)
-STATUSES = {"pass": ("pass", None), "fail": ("fail", "failure"),
-            "missing": ("fail", "failure"), "raised": ("fail", "failure"),
-            "crash": ("error", "error"), "timeout": ("error", "error"),
-            "not run": ("error", "skipped")}
+STATUSES = {Verdict.PASS: (EXERCISM_PASS, None), Verdict.FAIL: (EXERCISM_FAIL, JUNIT_FAILURE),
+            Verdict.MISSING: (EXERCISM_FAIL, JUNIT_FAILURE), RAISED: (EXERCISM_FAIL, JUNIT_FAILURE),
+            CRASH: (EXERCISM_ERROR, JUNIT_ERROR), Verdict.TIMEOUT: (EXERCISM_ERROR, JUNIT_ERROR),
+            Verdict.NOT_RUN: (EXERCISM_ERROR, JUNIT_SKIPPED)}
 
 # The report's records that speak for the whole file, not for one check or
 # function: what a document says at its top.
@@ -199,10 +205,11 @@ def exercism(result, time_limit):
     top, details = _told(result, time_limit)
     tests = [_exercism_test(check, told) for check, told in zip(result["checks"], details)]
     if not _loaded(result):                       # no test ran
-        return _json({"version": 3, "status": "error",
+        return _json({"version": 3, "status": EXERCISM_ERROR,
                       "message": _cut(_text(top), EXERCISM_MESSAGE, EXERCISM_MESSAGE_CUT),
                       "tests": tests})
-    status = "pass" if all(t["status"] == "pass" for t in tests) else "fail"
+    status = (EXERCISM_PASS if all(t["status"] == EXERCISM_PASS for t in tests)
+              else EXERCISM_FAIL)
     return _json({"version": 3, "status": status, "message": None, "tests": tests})
 
 
@@ -233,10 +240,10 @@ def junit(results, time_limit):
         cases, counts = [], {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
         top, details = _told(result, time_limit)
         for check, told in zip(result["checks"], details):
-            element = STATUSES[_status(check)][1] if _loaded(result) else "error"
+            element = STATUSES[_status(check)][1] if _loaded(result) else JUNIT_ERROR
             counts["tests"] += 1
             if element is not None:
-                counts[{"failure": "failures", "error": "errors", "skipped": "skipped"}[
+                counts[{JUNIT_FAILURE: "failures", JUNIT_ERROR: "errors", JUNIT_SKIPPED: "skipped"}[
                     element]] += 1
             cases.append(_testcase(result, check, told, element, time_limit))
         for key in totals:
@@ -307,7 +314,7 @@ def exercism_time_limit(time_limit):
 
 # --- The grader's own failure ----------------------------------------------------
 
-CHECKER_FAILURES = ("unstarted", "internal")   # load statuses that are the checker's fault
+CHECKER_FAILURES = tuple(status for status in Load if status.ours)   # the checker's own fault
 
 
 def checker_failed(result):
@@ -331,7 +338,7 @@ def _grader_error(result, form):
     problem = result["problem"]
     return {"prairielearn": {"gradable": False, "format_errors": [problem],
                              "message": problem, "output": ""},
-            "exercism": {"version": 3, "status": "error",
+            "exercism": {"version": 3, "status": EXERCISM_ERROR,
                          "message": _cut(problem, EXERCISM_MESSAGE, EXERCISM_MESSAGE_CUT),
                          "tests": []},
             }[form]
@@ -340,15 +347,15 @@ def _grader_error(result, form):
 # --- Private utilities ----------------------------------------------------------
 
 def _loaded(result):
-    return result["load"]["status"] == "ok"
+    return result["load"]["status"] == Load.OK
 
 
 def _status(check):
     """The check's status, its "error" told apart: "raised" when the learner's
     function raised (what it raised is what it got), "crash" when the process
     stopped or garbled the checker's pipe (it got nothing)."""
-    if check["status"] == "error":
-        return "crash" if check["got"] is None else "raised"
+    if check["status"] == Verdict.ERROR:
+        return CRASH if check["got"] is None else RAISED
     return check["status"]
 
 
@@ -356,7 +363,7 @@ def _exercism_test(check, told):
     """One check as an Exercism test: its message null when it passed or has
     nothing to say, what it printed cut to Exercism's 500 characters."""
     status = STATUSES[_status(check)][0]
-    message = None if status == "pass" else _text(told, printed=False) or None
+    message = None if status == EXERCISM_PASS else _text(told, printed=False) or None
     printed = _cut(check["stdout"] + check["stderr"], EXERCISM_OUTPUT, EXERCISM_TRUNCATED)
     return {"name": _name(check), "status": status, "message": message,
             "output": printed or None, "test_code": check["input"],
@@ -421,7 +428,7 @@ def _cut(text, most, note):
 
 
 def _testcase(result, check, told, element, time_limit):
-    seconds = time_limit if check["status"] == "timeout" else 0
+    seconds = time_limit if check["status"] == Verdict.TIMEOUT else 0
     lines = [f"    <testcase classname={_attr(check['function'])} name={_attr(check['name'])} "
              f"time=\"{seconds:g}\">"]
     if element is not None:
@@ -471,9 +478,9 @@ def _attr(text):
 def _example():
     """A one-check result, for the examples above."""
     check = {"function": "softmax", "name": "large scores", "input": "softmax([1000, 1000])",
-             "passed": False, "status": "error", "expected": "[0.5, 0.5]",
+             "passed": False, "status": Verdict.ERROR, "expected": "[0.5, 0.5]",
              "got": "OverflowError: math range error", "hint": "subtract the row maximum",
              "message": None, "stdout": "hi", "stderr": ""}
     return {"file": "mine.py", "passed": 0, "failed": 1, "problem": None,
             "uses_reference": False, "stdout": "", "stderr": "", "checks": [check],
-            "load": {"status": "ok"}, "seconds": 0.1}
+            "load": {"status": Load.OK}, "seconds": 0.1}

@@ -24,6 +24,7 @@ docstring lists its keys.
 
 import builtins
 import copy
+import enum
 import io
 import json
 import linecache
@@ -33,6 +34,7 @@ import sys
 import time
 import traceback
 import types
+import typing
 
 # Saved before any learner code runs: a learner's ``isinstance = ...`` or
 # ``json.dumps = ...`` cannot change what this module reports.
@@ -46,6 +48,7 @@ _BUILTINS = dict(builtins.__dict__)
 
 HELLO = {"hello": "ready"}   # the worker's first reply: it started, and runs the file now
 HARNESS_SAYS = "lesson harness: "   # what the worker's own error before its hello starts with
+TRACE_CUTS = ("time", "traced", "error")   # why a trace may stop early (see Tracer)
 LESSON = "lesson"       # the package a learner's code may not import
 GRADER = "lesson.grader"
 HIDDEN = ("the checker hides the lesson's own code (import lesson) from your file: "
@@ -53,42 +56,134 @@ HIDDEN = ("the checker hides the lesson's own code (import lesson) from your fil
 
 
 # --- The shapes of what comes back ---------------------------------------------
+#
+# Every status the grader speaks of is declared here, once: this module is the
+# one that every worker loads (the terminal's, the page's), and the checker
+# imports it too.  A status is its text wherever it is written (JSON, the
+# page's messages), says what it means, and whether it is the checker's own
+# failure, which gives no grade.  Misspell one, and Python says so at once.
 
-def load_record(status="ok", **fields):
-    """How loading a file went, as plain data.
+class Status(str, enum.Enum):
+    """A status: a string (its value, in every document), with ``meaning``
+    and ``ours`` (the checker's own failure: no grade then)."""
 
-    Keys: "status" ("ok", or why not: "syntax", "error", "not_text",
-    "not_python", "not_notebook", "unreadable"; a driver adds "timeout",
-    "crashed" and "garbled"), and where they apply: "line", "where"
+    def __new__(cls, value, meaning, ours=False):
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.meaning, member.ours = meaning, ours
+        return member
+
+    __str__, __format__, __hash__, __repr__ = (str.__str__, str.__format__, str.__hash__,
+                                               str.__repr__)
+
+
+class Load(Status):
+    """How loading a file went (a load record's "status")."""
+    OK = "ok", "the file loaded: its functions can be called"
+    SYNTAX = "syntax", "Python could not read it: a syntax error, or a NUL byte"
+    ERROR = "error", "its top level raised while loading"
+    EXITED = "exited", "a piece of it called exit(): what it defined before is checked"
+    NOT_TEXT = "not_text", "its bytes are not text in its encoding"
+    NOT_PYTHON = "not_python", "it is not a .py file or a notebook"
+    NOT_NOTEBOOK = "not_notebook", "it is named .ipynb but is no notebook"
+    UNREADABLE = "unreadable", "it could not be read (a link out, a FIFO, too large, denied)"
+    MISSING = "missing", "there is no such file"
+    TIMEOUT = "timeout", "it did not finish loading in its time"
+    CRASHED = "crashed", "the worker stopped while it loaded (a crash, a signal)"
+    GARBLED = "garbled", "it wrote into the checker's private pipe"
+    UNSUPPORTED = "unsupported", "this system cannot run the checker's workers (Windows)"
+    UNSTARTED = "unstarted", "the worker did not start (the sandbox, a memory limit)", True
+    INTERNAL = "internal", "the checker itself failed (a bug of its own)", True
+
+
+class Outcome(Status):
+    """What one call did: the one key its outcome record holds."""
+    VALUE = "value", "it returned: the result as plain data"
+    ERROR = "error", "it raised: what, as an error_info"
+    MISSING = "missing", "the file defines no such function"
+    TIMEOUT = "timeout", "it did not return in its time"
+    CRASHED = "crashed", "the worker stopped during the call: its exit code or signal"
+    NOT_RUN = "not_run", "the check was not run: why"
+
+
+class Verdict(Status):
+    """A check's status in the results."""
+    PASS = "pass", "the right answer"
+    FAIL = "fail", "a wrong answer, or none (None)"
+    ERROR = "error", "it raised where an answer was wanted, or the worker stopped"
+    TIMEOUT = "timeout", "it never returned"
+    NOT_RUN = "not run", "not run: the file did not load, or its time ran out"
+    MISSING = "missing", "the file defines no such function"
+
+
+class Event(Status):
+    """What happened to one step of the plan, as a driver tells it."""
+    LOADED = "loaded", "the worker loaded the file: its load record"
+    REPLY = "reply", "the worker answered a call: its outcome"
+    LATE = "late", "the step took all its seconds"
+    CRASHED = "crashed", "the worker stopped"
+    STOPPED = "stopped", "the page stopped the worker, as the plan asked"
+
+
+class LoadRecord(typing.TypedDict, total=False):
+    """How loading a file went (``load_record``)."""
+    status: Load
+    line: int
+    where: str
+    message: str
+    code: str
+    error: dict
+    kind: str
+    cells: list
+    exited: dict
+    uses_reference: bool
+    stdout: str
+    stderr: str
+
+
+class OutcomeRecord(typing.TypedDict, total=False):
+    """What one call did (``outcome_record``): one of its first six keys."""
+    value: object
+    error: dict
+    missing: bool
+    timeout: bool
+    crashed: object
+    not_run: str
+    message: str
+    stdout: list
+    stderr: list
+    uses_reference: bool
+    trace: dict
+
+
+def load_record(status=Load.OK, **fields) -> LoadRecord:
+    """How loading a file went, as plain data (``LoadRecord``).
+
+    Keys: "status" (a ``Load``), and where they apply: "line", "where"
     ("line 8", or "cell 3, line 2"), "message", "code" (the line's text),
     "error" (an ``error_info``), "kind" (a file's extension), "cells" (loads
     of notebook cells that failed, the others having run), "exited" (an
     exit() at the top level: an ``error_info``), "uses_reference" (it tried
     to import the lesson), and "stdout" and "stderr" (what it printed).
 
-    >>> load_record("syntax", line=3)
+    >>> load_record(Load.SYNTAX, line=3)
     {'status': 'syntax', 'line': 3}
     """
-    return {"status": status, **fields}
+    return {"status": Load(status), **fields}
 
 
-def outcome_record(**fields):
-    """What one call did, as plain data: exactly one of
-
-    "value" (the result as plain data, see ``plain``), "error" (what it
-    raised, an ``error_info``), "missing" (no such function), "timeout"
-    (True; with "message" when the file's time ran out), "crashed" (the
-    worker stopped: its exit code, a signal's name, or "garbled"), or
-    "not_run" (why the check did not run); plus "stdout", "stderr" and
-    "uses_reference" where they are known.
+def outcome_record(**fields) -> OutcomeRecord:
+    """What one call did, as plain data (``OutcomeRecord``): exactly one of
+    the ``Outcome`` keys, and "stdout", "stderr" and "uses_reference" where
+    they are known.
 
     >>> outcome_record(value=[0.5, 0.5])
     {'value': [0.5, 0.5]}
     """
-    kinds = {"value", "error", "missing", "timeout", "crashed", "not_run"} & set(fields)
+    kinds = set(Outcome) & set(fields)
     if _len(kinds) != 1:
-        raise ValueError(f"outcome_record: give exactly one of value, error, missing, "
-                         f"timeout, crashed, not_run (got {sorted(fields)})")
+        raise ValueError(f"outcome_record: give exactly one of "
+                         f"{', '.join(Outcome)} (got {sorted(fields)})")
     return dict(fields)
 
 
@@ -112,12 +207,12 @@ def read_learner(data, filename):
     """
     kind = os.path.splitext(filename)[1].lower()
     if kind not in (".py", ".ipynb"):
-        return None, load_record("not_python", kind=kind)
+        return None, load_record(Load.NOT_PYTHON, kind=kind)
     if kind == ".ipynb":
         try:
             return notebook_source(data.decode("utf-8-sig")), None
         except (UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
-            return None, load_record("not_notebook")
+            return None, load_record(Load.NOT_NOTEBOOK)
     try:
         source = _text(data)
     except (SyntaxError, UnicodeDecodeError, LookupError) as error:
@@ -128,13 +223,13 @@ def read_learner(data, filename):
             except UnicodeDecodeError as bad:
                 start = bad.start
         line = data.count(b"\n", 0, start) + 1 if start is not None else None
-        return None, load_record("not_text", line=line, where=_where(line, None),
+        return None, load_record(Load.NOT_TEXT, line=line, where=_where(line, None),
                                  message=_str(error))
     nul = source.find("\0")
     if nul >= 0:
         line = source.count("\n", 0, nul) + 1
         return None, load_record(
-            "syntax", line=line, where=_where(line, None),
+            Load.SYNTAX, line=line, where=_where(line, None),
             message="a NUL byte (\\x00), which Python source cannot hold",
             code=source.splitlines()[line - 1].replace("\0", "\\x00").strip())
     return source, None
@@ -221,17 +316,17 @@ def load_learner(source, filename, module_name="softmax_exercise"):
             problem = _run_piece(code, name, module)
             if problem is None:
                 continue
-            if problem["status"] == "exited":
+            if problem["status"] == Load.EXITED:
                 load["exited"] = problem["error"]     # check what it defined so far
             elif cell is None:
                 load = problem
             else:
                 load.setdefault("cells", []).append(problem)
-            if cell is None or problem["status"] == "exited":
+            if cell is None or problem["status"] == Load.EXITED:
                 break
     if watch.used:
         load["uses_reference"] = True
-    if load["status"] != "ok":
+    if load["status"] != Load.OK:
         sys.modules.pop(module_name, None)
         return None, load
     return module, load
@@ -243,16 +338,16 @@ def _run_piece(code, name, module):
         compiled = compile(code, name, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as error:
         line = getattr(error, "lineno", None)
-        return load_record("syntax", line=line, where=_where(line, name),
+        return load_record(Load.SYNTAX, line=line, where=_where(line, name),
                            message=getattr(error, "msg", _str(error)),
                            code=(getattr(error, "text", None) or "").strip())
     try:
         with _ExitRaises():
             exec(compiled, module.__dict__)
     except SystemExit as error:        # exit() at the top level: the file ends there
-        return load_record("exited", error=error_info(error))
+        return load_record(Load.EXITED, error=error_info(error))
     except BaseException as error:     # noqa: B036 - the learner's own code failed
-        return load_record("error", error=error_info(error))
+        return load_record(Load.ERROR, error=error_info(error))
     return None
 
 
@@ -538,7 +633,7 @@ def traced(function, args, kwargs=None, seconds=1.0):
     "folded" (steps not kept, {"steps": how many, "lines": their lines},
     with "set" the last values they left); "code" (each named line's text,
     by its "where"); "runs" (how often each line ran, by its "where"); and
-    "cut": None, or why the trace stops early ("time"; "traced": the
+    "cut": None, or why the trace stops early (one of TRACE_CUTS: "time"; "traced": the
     learner's code set a tracer of its own; "error").  Values are
     ``value_shown``'s.
 
@@ -836,7 +931,7 @@ def load_file(path):
         with open(path, "rb") as file:
             source, load = read_learner(file.read(), path)
     except OSError as error:                 # no permission to read it, say
-        return None, load_record("unreadable", message=error.strerror)
+        return None, load_record(Load.UNREADABLE, message=error.strerror)
     if source is None:
         return None, load
     return load_learner(source, path, module_name(path))

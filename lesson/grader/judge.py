@@ -16,7 +16,10 @@ counts(results)                      (passed, failed)
     (True, '[0.5, 0.5]', '[0.5, 0.5]')
 """
 
+import typing
+
 from lesson.grader import diagnosis, report, steps
+from lesson.grader.harness import Load, Outcome, Verdict
 from lesson.grader.contract import CHECKS, KINDS, TIME_LIMIT, right_answer
 from lesson.grader.report import counts  # noqa: F401 - part of the judge's API
 
@@ -45,18 +48,35 @@ def passes_when(check):
 
 # --- One result per check ------------------------------------------------------------
 
+class ResultRecord(typing.TypedDict):
+    """One check's result: what the report, the JSON, every platform's
+    document and the page read (``result_record``; the report adds "line")."""
+    function: str
+    name: str
+    input: str
+    passed: bool
+    status: Verdict
+    expected: typing.Optional[str]
+    got: typing.Optional[str]
+    hint: typing.Optional[str]
+    mistakes: list
+    message: typing.Optional[str]
+    stdout: str
+    stderr: str
+    trace: typing.Optional[dict]
+
+
 def result_record(check, *, status, passed=False, expected=None, got=None, hint=None,
-                  mistakes=(), message=None, stdout="", stderr="", trace=None):
-    """One check's result, as plain data.
+                  mistakes=(), message=None, stdout="", stderr="", trace=None) -> ResultRecord:
+    """One check's result, as plain data (``ResultRecord``).
 
     Keys: "function", "name", "input" (the call, as a learner types it),
-    "passed", "status" ("pass", "fail", "error", "timeout", "not run" or
-    "missing"), "expected" and "got" (as text), "hint", "mistakes" (the
-    names of the usual mistakes or signs the hint names: ``Diagnosis.names``),
-    "message" (one line on what happened), "stdout" and "stderr" (what the
-    call printed), and "trace": the learner's steps on the check's input beside
-    the lesson's (``steps.trace_record``), for a function's first failing
-    check, or None.
+    "passed", "status" (a ``Verdict``), "expected" and "got" (as text),
+    "hint", "mistakes" (the names of the usual mistakes or signs the hint
+    names: ``Diagnosis.names``), "message" (one line on what happened),
+    "stdout" and "stderr" (what the call printed), and "trace": the
+    learner's steps on the check's input beside the lesson's
+    (``steps.trace_record``), for a function's first failing check, or None.
     """
     return {"function": check.function, "name": check.name, "input": check.call_text(),
             "passed": passed, "status": status, "expected": expected, "got": got,
@@ -88,12 +108,12 @@ def results(load, outcomes, time_limit=TIME_LIMIT, checks=None, code=None):
                for index, check in enumerate(checks)]
     out = []
     for index, (check, outcome, right) in enumerate(answers):
-        outcome = outcomes.get(index, {"not_run": "the checker did not reach it"})
+        outcome = outcomes.get(index, {Outcome.NOT_RUN: "the checker did not reach it"})
         same_function = [each for each in answers if each[0].function == check.function]
         result = _result(check, outcome, right, loaded, time_limit, same_function,
                          None if code is None else code.get(check.function))
         if borrowed and result["passed"]:
-            result.update(passed=False, status="fail", message=report.NOT_COUNTED)
+            result.update(passed=False, status=Verdict.FAIL, message=report.NOT_COUNTED)
         out.append(result)
     return out
 
@@ -114,33 +134,38 @@ def _result(check, outcome, right, loaded, time_limit, same_function=(), code=No
     the facts of its code."""
     printed = {"stdout": outcome.get("stdout", ""), "stderr": outcome.get("stderr", "")}
     wanted = KINDS[check.kind].wanted(right)
-    status, message, got, ok = "fail", None, None, False
+    status, message, got, ok = Verdict.FAIL, None, None, False
+    answered = Outcome.VALUE in outcome or Outcome.ERROR in outcome
     if not loaded:
-        status, message = "not run", "not run: the file itself could not be loaded (see above)"
-    elif outcome.get("missing"):
-        status = "missing"
+        status = Verdict.NOT_RUN
+        message = "not run: the file itself could not be loaded (see above)"
+    elif outcome.get(Outcome.MISSING):
+        status = Verdict.MISSING
         message = f"not done yet: there is no function {check.function}() in your file"
-    elif "not_run" in outcome:
-        status, message = "not run", f"not run: {outcome['not_run']}"
-    elif outcome.get("timeout"):
-        status = "timeout"
+    elif Outcome.NOT_RUN in outcome:
+        status, message = Verdict.NOT_RUN, f"not run: {outcome[Outcome.NOT_RUN]}"
+    elif outcome.get(Outcome.TIMEOUT):
+        status = Verdict.TIMEOUT
         message = outcome.get("message") or (f"never returned: stopped after "
                                              f"{time_limit:g} s (an endless loop?)")
-    elif "crashed" in outcome:
-        status, message = "error", report.crash_text(outcome["crashed"])
-    elif "value" in outcome and outcome["value"] is None:
+    elif Outcome.CRASHED in outcome:
+        status, message = Verdict.ERROR, report.crash_text(outcome[Outcome.CRASHED])
+    elif Outcome.VALUE in outcome and outcome[Outcome.VALUE] is None:
         got, message = "None", f"not done yet: {check.function}() returns None"
-    elif "value" in outcome or "error" in outcome:
+    elif answered:
         ok, got, wanted = judge(check, outcome, right)
-        status = "pass" if ok else ("error" if "error" in outcome else "fail")
+        status = (Verdict.PASS if ok else
+                  Verdict.ERROR if Outcome.ERROR in outcome else Verdict.FAIL)
     else:
-        status, message = "error", report.crash_text("garbled")
+        status, message = Verdict.ERROR, report.crash_text(Load.GARBLED)
+    wrong = status in (Verdict.FAIL, Verdict.ERROR)
     found = diagnosis.NOTHING
-    if status in ("fail", "error") and ("value" in outcome or "error" in outcome):
+    if wrong and answered:
         found = diagnosis.diagnose(check, outcome, right, same_function, code)
-    hint = found.text or (check.hint if status not in ("pass", "not run", "missing") else None)
-    trace = steps.compared(check, outcome) if status in ("fail", "error") else None
-    return result_record(check, status=status, passed=ok, expected=wanted, got=got,
+    said = status not in (Verdict.PASS, Verdict.NOT_RUN, Verdict.MISSING)
+    hint = found.text or (check.hint if said else None)
+    trace = steps.compared(check, outcome) if wrong else None
+    return result_record(check, status=Verdict(status), passed=ok, expected=wanted, got=got,
                          hint=hint, mistakes=found.names, message=message, trace=trace,
                          **printed)
 
@@ -162,8 +187,8 @@ def judge(check, outcome, right=None):
     """
     kind = KINDS[check.kind]
     right = expected(check) if right is None else right
-    if "error" in outcome:
-        return kind.accepts(outcome["error"]), report.error_text(outcome["error"]), \
+    if Outcome.ERROR in outcome:
+        return kind.accepts(outcome[Outcome.ERROR]), report.error_text(outcome[Outcome.ERROR]), \
             kind.wanted(right)
-    passed = kind.passes(outcome["value"], right)
-    return (passed, *kind.shown(outcome["value"], right, passed))
+    passed = kind.passes(outcome[Outcome.VALUE], right)
+    return (passed, *kind.shown(outcome[Outcome.VALUE], right, passed))

@@ -24,10 +24,16 @@ label or link out of the text.
 """
 
 import json
+import typing
 
 from lesson.grader import judge, reading, report
 from lesson.grader.contract import TIME_LIMIT, checks_for, new_seed
+from lesson.grader.harness import Event, Verdict
 from lesson.grader.plan import Plan, request
+
+# The statuses runner.js and worker.js name, as data: the page's HTML carries
+# them (data-statuses), so no status is written in the JavaScript.
+STATUSES = {status.name.lower(): str(status) for status in (*Event, Verdict.PASS, Verdict.FAIL)}
 
 _RUN = {}
 
@@ -58,21 +64,22 @@ def begin(time_limit="", seed=""):
 
 
 def advance(what, text, seconds, printed):
-    """The next step, after the last one: ``what`` is "loaded" or "reply" (with
-    the learner worker's JSON ``text``), "late", "crashed" or "stopped"."""
+    """The next step, after the last one: ``what`` is an ``Event`` (loaded or
+    reply, with the learner worker's JSON ``text``; late, crashed or stopped)."""
+    what = Event(what)
     event = dict(json.loads(printed or "{}"), seconds=seconds)
-    if what in ("loaded", "reply"):
+    if what in (Event.LOADED, Event.REPLY):
         try:
             message = json.loads(text)
         except (TypeError, ValueError):
             message = None
-        if what == "loaded":
+        if what == Event.LOADED:
             message = message.get("load") if isinstance(message, dict) else None
         event[what] = message
-    elif what == "late":
-        event["late"] = True
-    elif what == "crashed":
-        event["crashed"] = "unknown"
+    elif what == Event.LATE:
+        event[Event.LATE] = True
+    elif what == Event.CRASHED:
+        event[Event.CRASHED] = "unknown"
     return _step(_RUN["plan"].next(event))
 
 
@@ -105,8 +112,16 @@ def finish(shown_as, cli, source=""):
 FIELDS = ("detail", "printed", "differs", "step", "marked", "lesson")
 
 
-def drawn(result, time_limit=TIME_LIMIT):
-    """What runner.js draws for a result: {"records", "traces", "tally", "failed"}.
+class Drawing(typing.TypedDict):
+    """What runner.js draws for a result (``drawn``)."""
+    records: list           # report.Line each, with "head", "wrap" and "field"
+    traces: list            # {"check", "after", "records"} each
+    tally: str
+    failed: int
+
+
+def drawn(result, time_limit=TIME_LIMIT) -> Drawing:
+    """What runner.js draws for a result (``Drawing``): {"records", "traces", "tally", "failed"}.
 
     Each record is the report's (``report.records``), with "head" (its
     indent and label, as the terminal prints them), "wrap" (where a wrapped

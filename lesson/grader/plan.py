@@ -46,7 +46,7 @@ import uuid
 
 from lesson.grader import judge
 from lesson.grader.contract import CHECKS, FUNCTIONS, OUTPUT_LIMIT, TIME_LIMIT, time_limits
-from lesson.grader.harness import load_record, outcome_record
+from lesson.grader.harness import Event, Load, Outcome, load_record, outcome_record
 
 # Seconds the Exercises page waits for a fresh Python (a Web Worker) to start
 # before it says Python did not start: the page has it as data (data-start-limit).
@@ -190,7 +190,7 @@ class Plan:
                 if check.function != function:
                     continue
                 outcome = self.outcomes.get(index) or {}
-                answered = "error" in outcome or outcome.get("value") is not None
+                answered = Outcome.ERROR in outcome or outcome.get(Outcome.VALUE) is not None
                 if answered and judge.judge(check, outcome)[0]:
                     continue
                 if answered:
@@ -200,19 +200,19 @@ class Plan:
 
     def _loaded(self, event):
         if self.load is None:                       # the first load: the file's own
-            if event.get("late"):
-                load = load_record("timeout")
-            elif "crashed" in event:
-                load = load_record("crashed", code=event["crashed"])
+            if event.get(Event.LATE):
+                load = load_record(Load.TIMEOUT)
+            elif Event.CRASHED in event:
+                load = load_record(Load.CRASHED, code=event[Event.CRASHED])
             else:
-                load = _well_formed_load(event.get("loaded"))
+                load = _well_formed_load(event.get(Event.LOADED))
             load.update(printed(event))
             self.load = load
-            if load["status"] != "ok":
+            if load["status"] != Load.OK:
                 self.pending, self.stopping, self.given_up = [], True, True
             return
-        again = event.get("loaded")                 # after a stopped worker
-        if isinstance(again, dict) and again.get("status") == "ok":
+        again = event.get(Event.LOADED)                 # after a stopped worker
+        if isinstance(again, dict) and again.get("status") == Load.OK:
             return
         if self.to_trace is not None:               # loaded to trace: no traces, then
             self.to_trace, self.stopping = [], True
@@ -221,8 +221,8 @@ class Plan:
 
     def _traced(self, step, event):
         """A trace's reply goes with its check's outcome; anything else ends the tracing."""
-        reply = event.get("reply")
-        if (not event.get("late") and "crashed" not in event and isinstance(reply, dict)
+        reply = event.get(Event.REPLY)
+        if (not event.get(Event.LATE) and Event.CRASHED not in event and isinstance(reply, dict)
                 and reply.get("token") == step["token"] and isinstance(reply.get("trace"), dict)
                 and _well_formed_outcome(reply.get("outcome"))):
             self.outcomes[step["check"]] = dict(self.outcomes[step["check"]], trace=dict(
@@ -233,8 +233,8 @@ class Plan:
     def _answered(self, step, event):
         index = step["check"]
         shown = printed(event)
-        reply = event.get("reply")
-        if event.get("late"):
+        reply = event.get(Event.REPLY)
+        if event.get(Event.LATE):
             self.stopping = True
             outcome = outcome_record(timeout=True, **shown)
             if self._left() <= 0:
@@ -246,15 +246,15 @@ class Plan:
                     self.outcomes[other] = outcome_record(not_run=HUNG.format(
                         function=check.function, name=check.name))
                     self.pending.remove(other)
-        elif "crashed" in event:
+        elif Event.CRASHED in event:
             self.stopping = True
-            outcome = outcome_record(crashed=event["crashed"], **shown)
+            outcome = outcome_record(crashed=event[Event.CRASHED], **shown)
         elif (isinstance(reply, dict) and reply.get("token") == step["token"]
               and _well_formed_outcome(reply.get("outcome"))):
             outcome = dict(reply["outcome"], **shown)
         else:                  # not an answer to this call: a forger, never loaded again
             self.reason, self.stopping, self.given_up = GARBLED, True, True
-            outcome = outcome_record(crashed="garbled", **shown)
+            outcome = outcome_record(crashed=Load.GARBLED, **shown)
         self.outcomes[index] = outcome
 
 
@@ -262,10 +262,10 @@ def _well_formed_load(load):
     """A load from the worker, or "garbled" if it is not one."""
     if isinstance(load, dict) and isinstance(load.get("status"), str):
         return dict(load)
-    return load_record("garbled")
+    return load_record(Load.GARBLED)
 
 
 def _well_formed_outcome(outcome):
-    return (isinstance(outcome, dict) and len({"value", "error", "missing"} & set(outcome)) == 1
-            and (not isinstance(outcome.get("error"), dict) or "type" in outcome["error"])
-            and ("error" not in outcome or isinstance(outcome["error"], dict)))
+    return (isinstance(outcome, dict) and len({Outcome.VALUE, Outcome.ERROR, Outcome.MISSING} & set(outcome)) == 1
+            and (not isinstance(outcome.get(Outcome.ERROR), dict) or "type" in outcome[Outcome.ERROR])
+            and (Outcome.ERROR not in outcome or isinstance(outcome[Outcome.ERROR], dict)))

@@ -27,7 +27,7 @@ import time
 
 from lesson.grader import judge, reading, report, workers
 from lesson.grader.contract import TIME_LIMIT, checks_for, new_seed
-from lesson.grader.harness import HARNESS_SAYS, load_record
+from lesson.grader.harness import HARNESS_SAYS, Event, Load, load_record
 from lesson.grader.plan import Plan, request
 from lesson.grader.sandbox import mode as sandbox_mode
 from lesson.grader.snapshot import snapshot as read_submission
@@ -66,7 +66,7 @@ def run(path, time_limit=TIME_LIMIT, shown_as=None, sandbox=None, memory_limit=M
         submission = snapshot[0]           # its code, read (never run) for the hints
         code = submission and reading.facts(submission.files[submission.main], submission.main)
     except Exception as error:             # a bug of ours: one sentence, not a traceback
-        load, outcomes = load_record("internal", message=repr(error)[:300]), {}
+        load, outcomes = load_record(Load.INTERNAL, message=repr(error)[:300]), {}
     return dict(judged(load, outcomes, time_limit, checks, shown_as, code), sandbox=sandbox,
                 seed=seed, seconds=round(time.monotonic() - started, 3))
 
@@ -93,7 +93,7 @@ def grade(path, time_limit=TIME_LIMIT, sandbox="none", memory_limit=MEMORY_LIMIT
     if submission is None:
         return load, {}
     if not hasattr(os, "killpg"):          # Windows: no process groups, no select on pipes
-        return load_record("unsupported"), {}
+        return load_record(Load.UNSUPPORTED), {}
     plan = Plan(time_limit, checks) if checks else Plan(time_limit)
     worker = None
     step = plan.next()
@@ -104,14 +104,14 @@ def grade(path, time_limit=TIME_LIMIT, sandbox="none", memory_limit=MEMORY_LIMIT
                 raise KeyboardInterrupt
             if step["do"] == "load":
                 worker = workers.Worker(submission, step["keep"], sandbox, memory_limit)
-                event = worker.receive(step["seconds"], "loaded")
-                if "unstarted" in event and not (event.get("late") and plan.load):
-                    return load_record("unstarted", message=unstarted_text(   # ours: no grade
-                        event.pop("unstarted"), sandbox, memory_limit)), {}
-                event.pop("unstarted", None)   # a reload in the file's last moments: its time
+                event = worker.receive(step["seconds"], Event.LOADED)
+                if Load.UNSTARTED in event and not (event.get(Event.LATE) and plan.load):
+                    return load_record(Load.UNSTARTED, message=unstarted_text(   # ours: no grade
+                        event.pop(Load.UNSTARTED), sandbox, memory_limit)), {}
+                event.pop(Load.UNSTARTED, None)   # a reload in the file's last moments: its time
             elif step["do"] in ("call", "trace"):
                 worker.send(request(step))
-                event = worker.receive(step["seconds"], "reply")
+                event = worker.receive(step["seconds"], Event.REPLY)
             else:
                 worker.stop()
                 worker = None

@@ -10,7 +10,7 @@ A report is a list of records, one a line, each plain data:
   "label"    its label ("PASS", "got:", "printed:"), or ""
   "pad"      the width the label takes, spaces after it included, or 0
   "text"     what follows the label (not wrapped)
-  "verdict"  "pass" or "fail" on a check's first line, else None
+  "verdict"  a Verdict, PASS or FAIL, on a check's first line, else None
   "lines"    the learner's line numbers it names (the page marks them)
   "links"    [start, end, address] of each place of the site its text names
   "at"       the learner's line a step of a trace ran (the page may link it;
@@ -43,49 +43,54 @@ printable(name)                            a file name as one line of text
 import os
 import re
 import textwrap
+import typing
 
 from lesson.grader.contract import FUNCTIONS, TIME_LIMIT, time_limits
+from lesson.grader.harness import Load, Verdict
 from lesson.grader.links import LESSON_PARTS, SOLUTION, place
 
+# A check that went wrong, rather than one that was not run or not written.
+WENT_WRONG = (Verdict.FAIL, Verdict.ERROR, Verdict.TIMEOUT)
+
 LOAD_PROBLEMS = {
-    "not_python": "{file} is not a Python file: the checker reads .py files "
-                  "and Jupyter notebooks (.ipynb).",
-    "not_notebook": "{file} is not a Jupyter notebook the checker can read "
-                    "(its JSON has no list of cells).",
-    "not_text": "Your file is not text Python can read: {message} ({where}). "
-                "Save it as UTF-8.",
-    "syntax": "Your file has a syntax error on {where}: {message}",
-    "error": "Your file raised an error while loading: {error}",
-    "timeout": "Your file did not finish loading within {load_limit:g} s: is "
-               "there a loop at the top level that never ends?",
-    "crashed": "Your file stopped the Python process while loading ({crash}): is "
-               "there an os._exit() or exit() at the top level?",
+    Load.NOT_PYTHON: "{file} is not a Python file: the checker reads .py files "
+                     "and Jupyter notebooks (.ipynb).",
+    Load.NOT_NOTEBOOK: "{file} is not a Jupyter notebook the checker can read "
+                       "(its JSON has no list of cells).",
+    Load.NOT_TEXT: "Your file is not text Python can read: {message} ({where}). "
+                   "Save it as UTF-8.",
+    Load.SYNTAX: "Your file has a syntax error on {where}: {message}",
+    Load.ERROR: "Your file raised an error while loading: {error}",
+    Load.TIMEOUT: "Your file did not finish loading within {load_limit:g} s: is "
+                  "there a loop at the top level that never ends?",
+    Load.CRASHED: "Your file stopped the Python process while loading ({crash}): is "
+                  "there an os._exit() or exit() at the top level?",
     "signal": "Your file crashed Python while loading: {crash}.",
-    "garbled": "Your file wrote into the checker's private pipe while loading, so "
-               "it could not be checked.",
-    "missing": "There is no file {file}.",
-    "unreadable": "{file} could not be read: {message}.",
-    "internal": "The checker itself failed on {file} ({message}): please report "
-                "this, with the file.",
-    "unstarted": "The checker failed, not your file: {message}.",
-    "unsupported": "This checker runs files on Linux and macOS only; on Windows, "
-                   "run it in WSL (Windows Subsystem for Linux).",
+    Load.GARBLED: "Your file wrote into the checker's private pipe while loading, so "
+                  "it could not be checked.",
+    Load.MISSING: "There is no file {file}.",
+    Load.UNREADABLE: "{file} could not be read: {message}.",
+    Load.INTERNAL: "The checker itself failed on {file} ({message}): please report "
+                   "this, with the file.",
+    Load.UNSTARTED: "The checker failed, not your file: {message}.",
+    Load.UNSUPPORTED: "This checker runs files on Linux and macOS only; on Windows, "
+                      "run it in WSL (Windows Subsystem for Linux).",
 }
 
 # What to try, after the sentence on why a file could not be loaded.
 WHAT_TO_TRY = {
-    "syntax": "Look at that line and the one before it for a bracket or a quote left "
-              "open, or a missing colon; python -m py_compile FILE names the same place.",
-    "error": "The code at the top level of your file runs when the checker loads it: "
-             "run the file yourself (python FILE) to see the whole traceback, and keep "
-             "experiments inside a function or under if __name__ == \"__main__\":.",
-    "timeout": "Move the loop into a function, or under if __name__ == \"__main__\":, "
-               "so that loading the file only defines the four functions.",
-    "crashed": "Run the file yourself (python FILE): what stops Python there stops it "
-               "in the checker too.",
-    "not_text": "Your editor's Save As, or Save with Encoding, offers UTF-8.",
-    "not_python": "Save your four functions in a .py file, or a notebook, and check that.",
-    "not_notebook": "Open it in Jupyter and save it again, or check a .py file instead.",
+    Load.SYNTAX: "Look at that line and the one before it for a bracket or a quote left "
+                 "open, or a missing colon; python -m py_compile FILE names the same place.",
+    Load.ERROR: "The code at the top level of your file runs when the checker loads it: "
+                "run the file yourself (python FILE) to see the whole traceback, and keep "
+                "experiments inside a function or under if __name__ == \"__main__\":.",
+    Load.TIMEOUT: "Move the loop into a function, or under if __name__ == \"__main__\":, "
+                  "so that loading the file only defines the four functions.",
+    Load.CRASHED: "Run the file yourself (python FILE): what stops Python there stops it "
+                  "in the checker too.",
+    Load.NOT_TEXT: "Your editor's Save As, or Save with Encoding, offers UTF-8.",
+    Load.NOT_PYTHON: "Save your four functions in a .py file, or a notebook, and check that.",
+    Load.NOT_NOTEBOOK: "Open it in Jupyter and save it again, or check a .py file instead.",
 }
 
 # A notebook cell that failed, though the notebook loaded (see load_notes).
@@ -112,7 +117,7 @@ def crash_text(crashed):
     >>> crash_text(3)
     'the Python process stopped during this call (exit code 3)'
     """
-    if crashed == "garbled":
+    if crashed == Load.GARBLED:
         return "your code wrote into the checker's private pipe during this call"
     if isinstance(crashed, int) and crashed < 0:
         return f"crashed: {SIGNALS.get(-crashed, 'stopped by a signal')} (signal {-crashed})"
@@ -144,12 +149,12 @@ def load_problem_text(load, time_limit=TIME_LIMIT, file="Your file", problems=LO
     True
     """
     status = load["status"]
-    if status == "ok":
+    if status == Load.OK:
         return None
     fields = dict(load, file=file, load_limit=time_limits(time_limit)[1])
-    if status == "error":
+    if status == Load.ERROR:
         fields["error"] = error_text(load["error"])
-    if status == "crashed":
+    if status == Load.CRASHED:
         code = load.get("code")
         if isinstance(code, int) and code < 0:              # a signal: no exit() did that
             status, fields["crash"] = "signal", crash_text(code).split(": ", 1)[1]
@@ -158,9 +163,9 @@ def load_problem_text(load, time_limit=TIME_LIMIT, file="Your file", problems=LO
     fields.setdefault("where", "an unknown line")
     fields.setdefault("code", load.get("code") or "?")
     text = problems[status].format(**fields)
-    if status == "syntax":
+    if status == Load.SYNTAX:
         text += f", in the line: {load['code']}" if load.get("code") else "."
-    if status == "error" and load["error"]["type"] == "EOFError":
+    if status == Load.ERROR and load["error"]["type"] == "EOFError":
         text += ": nobody types at the checker, so input() gets nothing"
     return text
 
@@ -200,9 +205,23 @@ MIN_WRAP_INDENT = 4     # a wrapped line with no label is still indented this mu
 DETAIL_INDENT = 8       # a check's details sit under its name
 
 
+class Line(typing.TypedDict):
+    """One record of a report: a line (see the module's docstring)."""
+    role: str
+    check: typing.Optional[int]
+    indent: int
+    label: str
+    pad: int
+    text: str
+    verdict: typing.Optional[Verdict]
+    lines: list
+    links: list
+    at: typing.Optional[int]
+
+
 def line(text="", *, role="text", check=None, indent=0, label="", pad=0, verdict=None,
-         lines=(), links=(), at=None):
-    """One record of a report (see the module's docstring for its keys).
+         lines=(), links=(), at=None) -> Line:
+    """One record of a report (``Line``; see the module's docstring for its keys).
 
     >>> line_text(line("[0.5, 0.5]", role="detail", indent=8, label="got:", pad=FIELD))
     '        got:      [0.5, 0.5]'
@@ -313,7 +332,7 @@ def _function_records(function, checks, shown):
     out = [line(function, role="function")]
     for index, check in own:
         out += _check_records(index, check)
-    if any(check["status"] in ("fail", "error", "timeout") for _, check in own):
+    if any(check["status"] in WENT_WRONG for _, check in own):
         out.append(_stuck(function))
     return out + [_gap()]
 
@@ -328,15 +347,15 @@ def _check_records(index, check):
     """
     out = [line(check["name"], role="verdict", check=index, indent=2, pad=VERDICT,
                 label="PASS" if check["passed"] else "FAIL",
-                verdict="pass" if check["passed"] else "fail")]
-    asked = (not check["passed"] and check["status"] in ("fail", "error", "timeout")
+                verdict=Verdict.PASS if check["passed"] else Verdict.FAIL)]
+    asked = (not check["passed"] and check["status"] in WENT_WRONG
              and check["got"] != "None" and check["message"] != NOT_COUNTED)
     fields = []
     if asked:
         fields.append(("input:", check["input"], ()))
     if not check["passed"] and check["message"]:
         fields.append(("", check["message"], ()))
-    if asked and check["status"] != "timeout":
+    if asked and check["status"] != Verdict.TIMEOUT:
         fields.append(("expected:", check["expected"], ()))
         if check["got"] is not None:
             fields.append(("got:", check["got"], [check["line"]] if check.get("line") else ()))
@@ -587,7 +606,7 @@ def summary_lines(files):
     rows = [("file", "passed", "failed", "first failing check")]
     for entry in files:
         first = next((r for r in entry["checks"] if not r["passed"]), None)
-        if entry["checks"] and all(r["status"] == "not run" for r in entry["checks"]):
+        if entry["checks"] and all(r["status"] == Verdict.NOT_RUN for r in entry["checks"]):
             first = "(it could not be loaded: see its report)"
         elif first:
             first = f"{first['function']}: {first['name']}"

@@ -22,7 +22,7 @@ import os
 import stat
 
 from lesson.grader.contract import SOURCE_KINDS
-from lesson.grader.harness import load_record
+from lesson.grader.harness import Load, load_record
 
 MOST_FILES = 200                # files of one submission copied for it
 MOST_BYTES = 16 << 20           # bytes of one submission copied for it
@@ -53,7 +53,7 @@ def snapshot(path, shown_as=None, folder=None, hide=(), inside=True, within=None
     shown_as = path if shown_as is None else shown_as
     kind = os.path.splitext(path)[1].lower()
     if kind not in SOURCE_KINDS:
-        return None, load_record("not_python", kind=kind)
+        return None, load_record(Load.NOT_PYTHON, kind=kind)
     if within is None:
         within = folder if folder is not None else os.path.dirname(os.path.abspath(path))
     data, why = read_file(path, within, MOST_BYTES)
@@ -103,26 +103,26 @@ def read_file(path, within, most=MOST_BYTES):
         if os.path.islink(path):
             target = os.path.realpath(path)
             if not within or not _inside(target, os.path.realpath(within)):
-                return None, load_record("unreadable", message=(
+                return None, load_record(Load.UNREADABLE, message=(
                     "it is a link to a file outside the submission: the checker does not "
                     "follow it"))
             path = target
         kind = _kind(os.stat(path).st_mode)
         if kind:
-            return None, load_record("unreadable", message=(
+            return None, load_record(Load.UNREADABLE, message=(
                 f"it is {kind}, not a file: the checker reads only regular files"))
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
                              | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        return None, load_record("missing")
+        return None, load_record(Load.MISSING)
     except OSError as error:
-        return None, load_record("unreadable", message=error.strerror or str(error))
+        return None, load_record(Load.UNREADABLE, message=error.strerror or str(error))
     with os.fdopen(descriptor, "rb") as file:
         if not stat.S_ISREG(os.fstat(descriptor).st_mode):    # changed since: refuse
-            return None, load_record("unreadable", message="it is not a regular file")
+            return None, load_record(Load.UNREADABLE, message="it is not a regular file")
         data = file.read(most + 1)
     if len(data) > most:
-        return None, load_record("unreadable", message=f"it is larger than "
+        return None, load_record(Load.UNREADABLE, message=f"it is larger than "
                                                        f"{MOST_BYTES >> 20} MiB")
     return data, None
 

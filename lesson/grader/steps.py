@@ -57,6 +57,7 @@ import re
 import lesson
 from lesson.grader.compare import matches, numbers
 from lesson.grader.contract import NEG_INF
+from lesson.grader.harness import TRACE_CUTS, Outcome
 from lesson.tables import TABLE_HEADER, fmt
 
 CLOSE = 1e-3            # a value this near a step is that step, miscomputed
@@ -294,9 +295,10 @@ def _ended_alike(graded, traced):
 
 
 def _lesson_answer(check):
-    """The lesson's own answer to the check's call: ("value", it) or ("raises", its type)."""
+    """The lesson's own answer to the check's call: (Outcome.VALUE, it) or
+    ("raises", its type)."""
     try:
-        return "value", getattr(lesson, check.function)(*copy.deepcopy(check.args),
+        return Outcome.VALUE, getattr(lesson, check.function)(*copy.deepcopy(check.args),
                                                         **check.kwargs)
     except (ArithmeticError, ValueError) as error:
         return "raises", type(error).__name__
@@ -432,7 +434,7 @@ def _answer_step(lesson, answer):
 
 def _is_answer(value, answer):
     kind, right = answer
-    return kind == "value" and matches(value, right)
+    return kind == Outcome.VALUE and matches(value, right)
 
 
 def _unfinished(reading):
@@ -474,7 +476,7 @@ def trace_record(trace, lesson, mark):
     steps = [_shown_step(trace, index, step, mark) for index, step in enumerate(trace["steps"])]
     table = [{"name": step["name"], "value": step["raises"] or shown(step["value"])}
              for step in lesson if step["table"] and (step["row"] is None or step["raises"])]
-    cut = trace.get("cut") if trace.get("cut") in ("time", "traced", "error") else None
+    cut = trace.get("cut") if trace.get("cut") in TRACE_CUTS else None
     return {"steps": steps, "lesson": table, "mark": _shown_mark(trace, mark), "cut": cut}
 
 

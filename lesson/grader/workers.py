@@ -39,7 +39,7 @@ import time
 import uuid
 
 from lesson.grader import sandbox
-from lesson.grader.harness import HELLO
+from lesson.grader.harness import HELLO, Event, Load
 
 MARK = "LESSON_CHECK_RUN"       # in the worker's environment, to find its processes
 MAX_LINE = 1 << 20              # bytes a reply may have; a longer one is garbled
@@ -156,11 +156,11 @@ class Worker:
             if self.process.poll() is not None:
                 self._drain()
                 if b"\n" not in self.buffer:
-                    return self._event(self._unstarted() or {"crashed": self._exit_code()})
+                    return self._event(self._unstarted() or {Event.CRASHED: self._exit_code()})
                 continue
             left = end - time.monotonic()
             if left <= 0:
-                return self._event(self._unstarted(timeout) or {"late": True})
+                return self._event(self._unstarted(timeout) or {Event.LATE: True})
             readable, _, _ = select.select(list(self.fds.values()), [], [], min(left, 0.05))
             for fd in readable:
                 self._read(fd)
@@ -173,8 +173,8 @@ class Worker:
         self._drain()
         said = self.printed["stderr"].decode("utf-8", "replace").strip().splitlines()
         if timeout is not None:
-            return {"unstarted": f"it did not start within {timeout:g} s", "late": True}
-        return {"unstarted": said[-1] if said else f"exit code {self._exit_code()}"}
+            return {Load.UNSTARTED: f"it did not start within {timeout:g} s", Event.LATE: True}
+        return {Load.UNSTARTED: said[-1] if said else f"exit code {self._exit_code()}"}
 
     def _exit_code(self):
         """The worker's exit code; a signal that ended it as its negative number
@@ -349,7 +349,7 @@ def _reply(line, key):
         message = json.loads(line)
     except ValueError:
         return None
-    if key == "loaded":
+    if key == Event.LOADED:
         return message.get("load") if isinstance(message, dict) else None
     return message
 

@@ -48,6 +48,8 @@
     const runner = new URL(root.dataset.runner, document.baseURI);
     // Seconds a Python may take to start before it is reported (the plan's START_LIMIT).
     const startLimit = Number(root.dataset.startLimit);
+    // The grader's statuses, as data (lesson/grader/page.py, STATUSES).
+    const statuses = JSON.parse(root.dataset.statuses);
     const files = JSON.parse($(".lr-lesson").textContent);    // the modules that run in the page
     // The package the page may load on request (NumPy), and from where.
     const offered = root.dataset.package ? JSON.parse(root.dataset.package) : null;
@@ -202,7 +204,7 @@
       progress.hidden = true;
       sayWithCode([`Python in the page ${what}: ${reason}. `,
                    "Reload the page to try again, or check your code with the checker: ",
-                   [cli], "."], "error");
+                   [cli], "."], "alert");
     }
 
     // --- Where Python cannot run -------------------------------------------
@@ -253,7 +255,7 @@
         },
         stop() {
           worker.terminate();
-          die(new Error("stopped"));
+          die(new Error(statuses.stopped));
         },
       };
       function die(error) {
@@ -307,7 +309,7 @@
 
     function withinSeconds(promise, seconds) {
       let timer;
-      const late = new Promise((resolve) => { timer = setTimeout(() => resolve("late"), seconds * 1000); });
+      const late = new Promise((resolve) => { timer = setTimeout(() => resolve(statuses.late), seconds * 1000); });
       return Promise.race([promise, late]).finally(() => clearTimeout(timer));
     }
 
@@ -382,7 +384,7 @@
           .replace(/^(TypeError: )?Failed to fetch$/,
                    "the download failed, or was not the file this site's Pyodide names");
         sayWithCode([`${name} could not be loaded from ${host} (${reason}): check your code `
-                     + "with ", [cli], ", or try again."], "error");
+                     + "with ", [cli], ", or try again."], "alert");
       } else {
         sayWithCode([`Your code imports NumPy, which this page does not ship: load it from `
                      + `Pyodide's package CDN (${host}) to check it here, or check it with `,
@@ -454,7 +456,8 @@
         timings.runs.push(seconds);
         show(result.records, result.traces);
         say(`Checked in ${seconds.toFixed(1)} s: ${result.tally}.`
-            + (result.note ? ` ${result.note}` : ""), result.failed ? "fail" : "pass");
+            + (result.note ? ` ${result.note}` : ""),
+            result.failed ? statuses.fail : statuses.pass);
       } catch (error) {
         failed(error.message, "stopped working");
       } finally {
@@ -481,10 +484,10 @@
         try {
           reply = await withinSeconds(learner.ask(message, answer), Math.max(seconds, 0));
         } catch (error) {
-          reply = "crashed";                        // the worker died (out of memory, say)
+          reply = statuses.crashed;                 // the worker died (out of memory, say)
         }
         const took = (performance.now() - began) / 1000;
-        if (reply === "late") timings.stopped.push(took);
+        if (reply === statuses.late) timings.stopped.push(took);
         return { what: typeof reply === "object" ? answer : reply,
                  text: typeof reply === "object" ? reply.text : "",
                  seconds: took, printed: JSON.stringify(streams) };
@@ -494,16 +497,18 @@
                                                               "step")).step;
       try {
         while (what !== "done") {
-          let happened = { what: "stopped", text: "", seconds: 0, printed: "{}" };
+          let happened = { what: statuses.stopped, text: "", seconds: 0, printed: "{}" };
           if (what === "load") {
             learner = takeLearner();
             if (!learner.isReady) say("Checking\u2026 (starting a fresh Python for your code)");
-            if (await withinSeconds(learner.ready, startLimit) === "late") {
+            if (await withinSeconds(learner.ready, startLimit) === statuses.late) {
               throw new Error(`a fresh Python did not start within ${startLimit} s`);
             }
-            happened = await inLearner({ type: "load", source, filename, keep }, "loaded", seconds);
+            happened = await inLearner({ type: "load", source, filename, keep,
+                                         answer: statuses.loaded }, statuses.loaded, seconds);
           } else if (what === "call") {
-            happened = await inLearner({ type: "call", request, keep }, "reply", seconds);
+            happened = await inLearner({ type: "call", request, keep, answer: statuses.reply },
+                                       statuses.reply, seconds);
           } else {                                   // "stop": its state is the learner's now
             learner.stop();
             learner = null;
@@ -540,9 +545,10 @@
     // value is a span of its own, which lesson.css puts under the label on a
     // phone.  A step of a trace (record.at) has its label as a button that
     // takes the keys to the learner's line it ran.
-    function line(record, tag = "span") {
+    function recordLine(record, tag = "span") {
       const span = document.createElement(tag);
-      span.className = { pass: "lr-pass", fail: "lr-fail" }[record.verdict] || "";
+      span.className = { [statuses.pass]: "lr-pass", [statuses.fail]: "lr-fail" }[record.verdict]
+                       || "";
       span.style.setProperty("--hang", `${record.wrap}ch`);
       span.style.setProperty("--lead", `${record.indent}ch`);
       let head = [record.head];
@@ -573,12 +579,12 @@
     // where the learner's values leave the lesson's (its first record).
     function show(records, traces = []) {
       const code = report.querySelector("code");
-      const lines = records.map((record) => line(record));
+      const lines = records.map((record) => recordLine(record));
       for (const trace of [...traces].reverse()) {
         const [first, ...rest] = trace.records;
         const block = document.createElement("details");
         block.className = "lr-trace";
-        block.append(line(first, "summary"), ...rest.map((record) => line(record)));
+        block.append(recordLine(first, "summary"), ...rest.map((record) => recordLine(record)));
         lines.splice(trace.after + 1, 0, block);
       }
       code.replaceChildren(...lines);

@@ -223,14 +223,14 @@ self.onmessage = async (event) => {
         newStep(message.keep);
         const text = call("load_here", path);
         newStep();
-        post({ type: "loaded", text });
+        post({ type: message.answer, text });          // the statuses are the page's data
         break;
       }
       case "call": {                                // learner: one request
         newStep(message.keep);
         const text = call("answer_here", message.request);
         newStep();
-        post({ type: "reply", text });
+        post({ type: message.answer, text });
         break;
       }
     }
