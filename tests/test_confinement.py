@@ -158,8 +158,8 @@ pytestmark = pytest.mark.skipif(available() is not None, reason=available() or "
 
 
 def has_bwrap():
-    from lesson.grader import sandbox
-    return sandbox.bwrap_starts()
+    from lesson.grader import bubblewrap
+    return bubblewrap.bwrap_starts()
 
 
 # Each corpus run: (user, mode, where its course lives, the checker's Python).

@@ -55,7 +55,7 @@ import threading
 
 import pytest
 
-from lesson.grader import contract, sandbox
+from lesson.grader import bubblewrap, contract
 from helpers import ROOT, Run
 
 CORPUS = ROOT / "tests" / "hostile_class"
@@ -68,7 +68,7 @@ BWRAP_ONLY = {"forge_proc_stdout", "harm_pth", "harm_grader_append", "harm_kill_
 HARMS_FOLDER = {"harm_rewrite_classmates", "harm_plant_lesson", "harm_copy_classmate"}
 MODES = ["bwrap", "none"]
 DISK_PLACES = ["/tmp", "/var/tmp", "/dev/shm", "/"]  # where res_disk_1gib, harm_remount_root write
-HAS_BWRAP = sandbox.bwrap_starts()
+HAS_BWRAP = bubblewrap.bwrap_starts()
 
 
 def _hostile_in(mode, group):

@@ -46,8 +46,8 @@ SANDBOXES = ["--sandbox", "--no-sandbox"]
 
 
 def has_bwrap():
-    from lesson.grader import sandbox
-    return sandbox.bwrap_starts()
+    from lesson.grader import bubblewrap
+    return bubblewrap.bwrap_starts()
 
 
 # --- The folders, each made once per run ------------------------------------------

@@ -15,7 +15,7 @@ import sys
 import time
 import uuid
 
-from lesson.grader import contract, process, report, sandbox, snapshot
+from lesson.grader import bubblewrap, contract, places, process, report, snapshot
 
 from helpers import SAMPLES      # tests/learner_corpus and the site's samples
 from helpers import MARK, ROOT, check, leftovers, starts_processes
@@ -77,20 +77,20 @@ def test_the_sandbox_is_built_up_from_nothing():
     """No network, and nothing of the machine shown but the system, /etc's few
     files, the Python running the checker and the libraries it maps: never
     /, never a folder writable, and the lesson hidden wherever it is shown."""
-    command = sandbox.command([sys.executable, sandbox.HARNESS], hide=[str(ROOT / "tests")])
+    command = bubblewrap.command([sys.executable, places.HARNESS], hide=[str(ROOT / "tests")])
     assert os.path.basename(command[0]) == "bwrap" and command[-2:] == [sys.executable, "/tmp/.lesson-harness.py"]
     for flag in ("--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session"):
         assert flag in command
     assert "--bind" not in command and "--dev-bind" not in command       # nothing writable
     binds = [tuple(command[i + 1:i + 3]) for i, arg in enumerate(command)
              if arg in ("--ro-bind", "--ro-bind-try")]
-    python = {source for source, _ in sandbox.python_paths()} | set(sandbox.mapped_libraries())
-    allowed = ({"/usr", os.devnull, sandbox.HARNESS, "/proc/sys", "/proc/sysrq-trigger"}
-               | set(sandbox.ETC_FILES) | python)
+    python = {source for source, _ in places.python_paths()} | set(places.mapped_libraries())
+    allowed = ({"/usr", os.devnull, places.HARNESS, "/proc/sys", "/proc/sysrq-trigger"}
+               | set(bubblewrap.ETC_FILES) | python)
     assert binds and all(source in allowed for source, _ in binds), binds
     assert ("/", "/") not in binds and not any(s.startswith(("/run", "/var", "/srv", "/opt"))
                                                for s, _ in binds)
-    copies = sandbox.lesson_copies(tuple(seen for _, seen in binds))
+    copies = places.lesson_copies(tuple(seen for _, seen in binds))
     hidden = {command[i + 1] for i, arg in enumerate(command) if arg == "--tmpfs"}
     hidden |= {seen for source, seen in binds if source == os.devnull}
     assert set(copies) <= hidden
@@ -105,7 +105,7 @@ def test_the_lesson_is_found_wherever_a_site_packages_holds_it(tmp_path):
                  "__editable___softmax_weights_lesson_0_1_0_finder.py", "numpy/__init__.py"):
         (site / name).parent.mkdir(parents=True, exist_ok=True)
         (site / name).write_text("")
-    found = sandbox.lesson_copies((str(tmp_path / "venv"),))
+    found = places.lesson_copies((str(tmp_path / "venv"),))
     assert sorted(os.path.relpath(p, site) for p in found if p.startswith(str(site))) == [
         "__editable___softmax_weights_lesson_0_1_0_finder.py", "lesson", "lesson.py",
         "softmax_weights_lesson-0.1.0.dist-info"]

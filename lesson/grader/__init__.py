@@ -27,6 +27,9 @@ snapshot   a submission read once, before anything runs: regular files only, no
 sandbox    where a learner's code runs, denying by default: bubblewrap's sandbox
            built up from nothing, else a user of its own, else (said) none;
            what each protects and what it cannot
+places     where the Python running the checker lives, and every copy of the lesson
+bubblewrap the sandbox: what it shows of the machine, what it hides, how it starts
+users      a user of its own for each worker, the lesson denied to it, none left after
 workers    the worker processes, and the reaping that leaves none of theirs behind
 classroom  a class's submissions: found in folders, read at once, graded side by side
 session    one run of `check`: the files graded, and what its format prints

@@ -245,18 +245,18 @@ def _grade(folder, names, time_limit, private=()):
     process the learner's code started ended, none of its user's left (a
     platform's runner is a program: ``workers.as_program`` makes it adopt
     and reap what they leave, as ``softmax-lesson check`` does)."""
-    from lesson.grader import sandbox
+    from lesson.grader import sandbox, users
     time_limit = time_limit or _checker().TIME_LIMIT
     mode = sandbox.platform_mode()
     if mode == "user":
-        sandbox.lock_away(private)
-    with sandbox.lesson_hidden(mode, platform=True):
+        users.lock_away(private)
+    with users.lesson_hidden(mode, platform=True):
         return _graded(folder, names, time_limit, mode)
 
 
 def _graded(folder, names, time_limit, mode):
     """``_grade``'s work, the lesson hidden: the result, every learner's process ended."""
-    from lesson.grader import process, sandbox, workers
+    from lesson.grader import process, users, workers
     try:
         path, problem = find_submission(folder, names)
         if path is None:
@@ -269,7 +269,7 @@ def _graded(folder, names, time_limit, mode):
                                                            shown_as=os.path.relpath(path, folder)))
     finally:
         workers.reap_all()
-        sandbox.end_learners()
+        users.end_learners()
 
 
 def _solution_names(folder):

@@ -17,7 +17,8 @@ import os
 import shutil
 import sys
 
-from lesson.grader import classroom, formats, process, report, sandbox as confinement, workers
+from lesson.grader import (classroom, formats, process, report, sandbox as confinement,
+                           users, workers)
 from lesson.grader.contract import TIME_LIMIT, new_seed
 from lesson.grader.report import printable
 from lesson.grader.workers import MEMORY_LIMIT
@@ -41,7 +42,7 @@ def check(paths, form="text", *, time_limit=TIME_LIMIT, memory_limit=MEMORY_LIMI
     entries, skipped = classroom.find(paths)
     _refuse_misuse(form, len(entries), points, output_dir, results)
     sandbox = _sandbox(sandbox)
-    with _held(results), confinement.lesson_hidden(sandbox):
+    with _held(results), users.lesson_hidden(sandbox):
         return _graded(entries, skipped, paths, form, time_limit, memory_limit, jobs, seed,
                        sandbox, points, output_dir, results, prog)
 

@@ -23,6 +23,7 @@ import stat
 
 from lesson.grader.contract import SOURCE_KINDS
 from lesson.grader.harness import Load, load_record
+from lesson.grader.places import inside
 
 MOST_FILES = 200                # files of one submission copied for it
 MOST_BYTES = 16 << 20           # bytes of one submission copied for it
@@ -102,7 +103,7 @@ def read_file(path, within, most=MOST_BYTES):
     try:
         if os.path.islink(path):
             target = os.path.realpath(path)
-            if not within or not _inside(target, os.path.realpath(within)):
+            if not within or not inside(target, [os.path.realpath(within)]):
                 return None, load_record(Load.UNREADABLE, message=(
                     "it is a link to a file outside the submission: the checker does not "
                     "follow it"))
@@ -135,8 +136,3 @@ def _kind(mode):
             "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else
             "a socket" if stat.S_ISSOCK(mode) else
             "a folder" if stat.S_ISDIR(mode) else "a special file")
-
-
-def _inside(path, folder):
-    """Is ``path`` the folder or inside it?"""
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)

@@ -38,7 +38,7 @@ import threading
 import time
 import uuid
 
-from lesson.grader import sandbox
+from lesson.grader import bubblewrap, places, users
 from lesson.grader.harness import HELLO, Event, Load
 
 MARK = "LESSON_CHECK_RUN"       # in the worker's environment, to find its processes
@@ -82,14 +82,14 @@ class Worker:
         err_read, err_write = os.pipe()
         env = {"PATH": os.defpath, "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8",
                "TERM": os.environ.get("TERM", "dumb"), MARK: self.token}
-        harness, keywords, data, uid = sandbox.HARNESS, {}, [], None
+        harness, keywords, data, uid = places.HARNESS, {}, [], None
         if mode == "bwrap":
             data = [(_readable(content), path)
-                    for content, path in zip(sandbox.identity(), ("/etc/passwd", "/etc/group"))]
+                    for content, path in zip(bubblewrap.identity(), ("/etc/passwd", "/etc/group"))]
             cwd = "/"           # bwrap's own process, which others may look into, not the class's
-            env["HOME"], env["TMPDIR"] = sandbox.SANDBOX_HOME, "/tmp"
+            env["HOME"], env["TMPDIR"] = bubblewrap.SANDBOX_HOME, "/tmp"
         elif mode == "user":                   # its files go where stop() removes them
-            self.learner = sandbox.Learner()
+            self.learner = users.Learner()
             harness, keywords, uid = self.learner.harness, self.learner.popen(), self.learner.uid
             cwd = env["HOME"] = env["TMPDIR"] = self.learner.home
         else:
@@ -97,7 +97,7 @@ class Worker:
             env["HOME"] = env["TMPDIR"] = cwd
         command = [sys.executable, "-E", "-u", harness, str(replies_write), str(requests_read)]
         if mode == "bwrap":
-            command = sandbox.command(command, submission.hide, data)
+            command = bubblewrap.command(command, submission.hide, data)
         passed = [replies_write, requests_read] + [fd for fd, _ in data]
         try:
             with _REAPING:                     # a worker is never taken for an orphan
@@ -124,7 +124,7 @@ class Worker:
                                for name, data in submission.files.items()},
                      "main": submission.main,
                      "limits": limits(memory_limit, uid, sealed=mode != "none"),
-                     "sites": sandbox.user_site()})
+                     "sites": places.user_site()})
 
     def send(self, request):
         """Ask the worker for one call (so what it prints next is that call's)."""
