@@ -21,7 +21,7 @@ import re
 import junitparser
 import pytest
 
-from lesson.grader import contract as exercise, process as runner, report
+from lesson.grader import contract as exercise, problems, process as runner, report
 from lesson.cli import main
 from lesson.grader import formats
 
@@ -384,7 +384,7 @@ def test_exercism_truncates_long_output_with_its_message():
 def test_a_file_that_imports_the_lesson_says_so_and_scores_nothing(graded):
     result = graded["imports the lesson"]
     gradescope = json.loads(formats.gradescope(result))
-    assert gradescope["score"] == 0 and report.REFERENCE in gradescope["output"]
+    assert gradescope["score"] == 0 and problems.REFERENCE in gradescope["output"]
 
 
 def test_a_file_that_uses_up_its_time_fails_on_exercism_and_each_test_says_why(graded):
@@ -402,7 +402,7 @@ def test_a_file_that_uses_up_its_time_fails_on_exercism_and_each_test_says_why(g
 def test_exercism_cuts_a_message_past_its_cap():
     load = {"status": "syntax", "line": 3, "where": "line 3", "message": "x" * 70_000,
             "code": "("}
-    broken = dict(formats._example(), load=load, problem=report.problem(load))
+    broken = dict(formats._example(), load=load, problem=problems.problem(load))
     document = json.loads(formats.exercism(broken, 1.0))
     assert len(document["message"]) == EXERCISM["message cap"]
     assert exercism_problems(json.dumps(document), ran=False) == []

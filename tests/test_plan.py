@@ -7,7 +7,7 @@ took; the test then reads the plan's outcomes, and the report they make.
 
 import pytest
 
-from lesson.grader import judge, report
+from lesson.grader import judge, problems, report
 from lesson.grader.contract import CHECKS, checks_of, time_limits
 from lesson.grader.plan import GARBLED, HUNG, NO_RELOAD, TIME_RAN_OUT, TIME_USED, Plan
 
@@ -79,7 +79,7 @@ def test_a_file_that_hangs_while_loading_is_not_loaded_again():
     drive(plan, worker)
     assert plan.load["status"] == "timeout" and len(worker.loads) == 1
     assert worker.loads[0]["seconds"] == LOAD
-    assert "did not finish loading within 5 s" in report.load_problem_text(plan.load, LIMIT)
+    assert "did not finish loading within 5 s" in problems.load_problem_text(plan.load, LIMIT)
     assert all(r["status"] == "not run" for r in judge.results(plan.load, plan.outcomes, LIMIT))
 
 

@@ -24,7 +24,8 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from lesson.grader import classroom, contract, formats, harness, judge, page, process, report
+from lesson.grader import (classroom, contract, formats, harness, judge, page, problems,
+                          process, report)
 from lesson.grader.plan import Plan, request
 from helpers import code_of
 
@@ -114,7 +115,7 @@ def test_the_corpus_is_all_there(graded):
 def truth(result):
     """What every output must say: each check's verdict (None where the file did
     not load: no check ran), the lines each check names, and the count."""
-    loaded = report.load_problem_text(result["load"], LIMIT) is None
+    loaded = problems.load_problem_text(result["load"], LIMIT) is None
     verdicts = [("pass" if c["passed"] else "fail") if loaded else None
                 for c in result["checks"]]
     return verdicts, report.tally(*judge.counts(result["checks"]))

@@ -11,6 +11,7 @@ harness    loading and calling a learner's code, and tracing a call step by step
 judge      the learner's outcomes against the lesson's own answers
 steps      the lesson's steps for a failed check's input, beside the learner's traced
            ones, and the first of the learner's values they do not contain
+trace_text a traced check as the report shows it, every value as text
 mistakes   the usual wrong answers as data: each mistake's answer and words, each
            sign a value shows
 diagnosis  which of them a function's answers (and code) prove: the names found, and
@@ -20,6 +21,7 @@ plan       what to do next, given what has happened: every rule of time, of
            checks not run, and of the file's budget
 report     the report as records (verdicts, the learner's lines, links), every
            output's one source; its text, the teacher's summary, and how lines wrap
+problems   what went wrong, in words: a file that did not load, a crash, an exception
 links      where the site teaches each function, and its solution
 process    the plan carried out with worker processes, for the terminal
 snapshot   a submission read once, before anything runs: regular files only, no

@@ -153,7 +153,8 @@ def prairielearn(result, points=None, time_limit=TIME_LIMIT):
     >>> test["description"], test["points"], test["max_points"], test["message"]
     ('softmax([1000, 1000])', 0, 1, 'subtract the row maximum')
     >>> load = {"status": "syntax", "line": 3, "where": "line 3", "message": "bad", "code": "("}
-    >>> broken = dict(_example(), load=load, problem=report.problem(load))
+    >>> from lesson.grader.problems import problem
+    >>> broken = dict(_example(), load=load, problem=problem(load))
     >>> json.loads(prairielearn(broken))["format_errors"]
     ['Your file has a syntax error on line 3: bad, in the line: (']
     """
@@ -195,7 +196,8 @@ def exercism(result, time_limit):
     >>> test["name"], test["status"], test["test_code"], test["task_id"], test["output"]
     ('softmax: large scores', 'fail', 'softmax([1000, 1000])', 1, 'hi')
     >>> load = {"status": "syntax", "line": 3, "where": "line 3", "message": "bad", "code": "("}
-    >>> broken = dict(_example(), load=load, problem=report.problem(load))
+    >>> from lesson.grader.problems import problem
+    >>> broken = dict(_example(), load=load, problem=problem(load))
     >>> doc = json.loads(exercism(broken, 1.0))
     >>> doc["status"], doc["message"].splitlines()[0], doc["tests"][0]["message"]
     ('error', 'Your file has a syntax error on line 3: bad, in the line: (', None)

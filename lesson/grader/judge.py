@@ -18,7 +18,7 @@ counts(results)                      (passed, failed)
 
 import typing
 
-from lesson.grader import diagnosis, report, steps
+from lesson.grader import diagnosis, problems, steps
 from lesson.grader.harness import Load, Outcome, Verdict
 from lesson.grader.contract import CHECKS, KINDS, TIME_LIMIT, right_answer
 from lesson.grader.report import counts  # noqa: F401 - part of the judge's API
@@ -101,7 +101,7 @@ def results(load, outcomes, time_limit=TIME_LIMIT, checks=None, code=None):
     ['missing', 'not run']
     """
     outcomes = {int(index): outcome for index, outcome in outcomes.items()}  # JSON keys too
-    loaded = report.load_problem_text(load, time_limit) is None
+    loaded = problems.load_problem_text(load, time_limit) is None
     borrowed = uses_reference(load, outcomes)
     checks = checks or CHECKS
     answers = [(check, outcomes.get(index, {}), right_answer(check))
@@ -113,7 +113,7 @@ def results(load, outcomes, time_limit=TIME_LIMIT, checks=None, code=None):
         result = _result(check, outcome, right, loaded, time_limit, same_function,
                          None if code is None else code.get(check.function))
         if borrowed and result["passed"]:
-            result.update(passed=False, status=Verdict.FAIL, message=report.NOT_COUNTED)
+            result.update(passed=False, status=Verdict.FAIL, message=problems.NOT_COUNTED)
         out.append(result)
     return out
 
@@ -149,7 +149,7 @@ def _result(check, outcome, right, loaded, time_limit, same_function=(), code=No
         message = outcome.get("message") or (f"never returned: stopped after "
                                              f"{time_limit:g} s (an endless loop?)")
     elif Outcome.CRASHED in outcome:
-        status, message = Verdict.ERROR, report.crash_text(outcome[Outcome.CRASHED])
+        status, message = Verdict.ERROR, problems.crash_text(outcome[Outcome.CRASHED])
     elif Outcome.VALUE in outcome and outcome[Outcome.VALUE] is None:
         got, message = "None", f"not done yet: {check.function}() returns None"
     elif answered:
@@ -157,7 +157,7 @@ def _result(check, outcome, right, loaded, time_limit, same_function=(), code=No
         status = (Verdict.PASS if ok else
                   Verdict.ERROR if Outcome.ERROR in outcome else Verdict.FAIL)
     else:
-        status, message = Verdict.ERROR, report.crash_text(Load.GARBLED)
+        status, message = Verdict.ERROR, problems.crash_text(Load.GARBLED)
     wrong = status in (Verdict.FAIL, Verdict.ERROR)
     found = diagnosis.NOTHING
     if wrong and answered:
@@ -188,7 +188,7 @@ def judge(check, outcome, right=None):
     kind = KINDS[check.kind]
     right = expected(check) if right is None else right
     if Outcome.ERROR in outcome:
-        return kind.accepts(outcome[Outcome.ERROR]), report.error_text(outcome[Outcome.ERROR]), \
+        return kind.accepts(outcome[Outcome.ERROR]), problems.error_text(outcome[Outcome.ERROR]), \
             kind.wanted(right)
     passed = kind.passes(outcome[Outcome.VALUE], right)
     return (passed, *kind.shown(outcome[Outcome.VALUE], right, passed))

@@ -25,7 +25,7 @@ of status "unstarted", never the learner's grade.
 import os
 import time
 
-from lesson.grader import judge, reading, report, workers
+from lesson.grader import judge, problems, reading, report, workers
 from lesson.grader.contract import TIME_LIMIT, checks_for, new_seed
 from lesson.grader.harness import HARNESS_SAYS, Event, Load, load_record
 from lesson.grader.plan import Plan, request
@@ -80,7 +80,7 @@ def judged(load, outcomes, time_limit, checks, shown_as, code=None):
                              outcomes)
     passed, failed = judge.counts(results)
     return {"file": shown_as, "passed": passed, "failed": failed,
-            "problem": report.problem(load, time_limit, file=shown_as),
+            "problem": problems.problem(load, time_limit, file=shown_as),
             "uses_reference": judge.uses_reference(load, outcomes),
             "stdout": load.get("stdout", ""), "stderr": load.get("stderr", ""),
             "checks": results, "load": load}
