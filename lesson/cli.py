@@ -17,7 +17,7 @@ import math
 import os
 import sys
 
-from lesson import bench, example
+from lesson import bench, example, speed
 from lesson.grader import contract, formats
 from lesson.grader.report import printable
 from lesson.grader import session
@@ -56,10 +56,12 @@ def _bench(args):
                          "takes about a second as it is)")
     if args.what == "accuracy":
         bench.print_accuracy()
+        print()
+        speed.print_cost()
     elif args.quick:
-        bench.print_speed(budget=0.1, head_sizes=(16, 32, 64))
+        speed.print_speed(budget=0.1, head_sizes=(16, 32, 64))
     else:
-        bench.print_speed()
+        speed.print_speed()
     return 0
 
 

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from lesson import attention, bench, softmax
+from lesson import attention, bench, softmax, speed
 from lesson.cli import main
 
 
@@ -35,8 +35,8 @@ def test_accuracy_report_has_every_method_and_the_cost(capsys, monkeypatch):
     hard = [(kind, row[-50:]) for kind, row in bench.adversarial_corpus()]
     monkeypatch.setattr(bench, "accuracy_corpus", lambda: short)
     monkeypatch.setattr(bench, "adversarial_corpus", lambda: hard)
-    quick = bench.cost_ratios
-    monkeypatch.setattr(bench, "cost_ratios", lambda sizes, budget: quick(sizes, 0.001, 1))
+    quick = speed.cost_ratios
+    monkeypatch.setattr(speed, "cost_ratios", lambda sizes, budget: quick(sizes, 0.001, 1))
     assert main(["bench", "accuracy"]) == 0
     lines = capsys.readouterr().out.splitlines()
     for name in ("softmax", "softmax_compensated", "naive_softmax"):
@@ -48,19 +48,19 @@ def test_accuracy_report_has_every_method_and_the_cost(capsys, monkeypatch):
 
 
 def test_speed_rows_and_attention_give_positive_times():
-    rows = bench.speed_rows(sizes=(3, 10), budget=0.01, optional=False)
+    rows = speed.speed_rows(sizes=(3, 10), budget=0.01, optional=False)
     assert [n for n, _ in rows] == [3, 10]
     assert all(t > 0 for _, times in rows for t in times.values())
-    heads = bench.speed_attention(sizes=(2, 4), d=4, budget=0.01, optional=False)
+    heads = speed.speed_attention(sizes=(2, 4), d=4, budget=0.01, optional=False)
     assert all(math.isfinite(t) and t > 0 for _, times in heads for t in times.values())
 
 
 def test_the_recipe_is_the_yardstick_and_the_ratio_compares_the_two(capsys):
     row = [0.5, -1.25, 3.0, -math.inf]
-    assert bench.recipe_softmax(row) == pytest.approx(softmax(row), rel=1e-15)
-    [(n, ratio, times)] = bench.speed_ratios((3,), budget=0.01, rounds=2)
+    assert speed.recipe_softmax(row) == pytest.approx(softmax(row), rel=1e-15)
+    [(n, ratio, times)] = speed.speed_ratios((3,), budget=0.01, rounds=2)
     assert n == 3 and ratio == times["softmax"] / times["recipe"] > 0
-    bench.print_speed(0.001, row_sizes=(3,), head_sizes=(2,), d=2, optional=False,
+    speed.print_speed(0.001, row_sizes=(3,), head_sizes=(2,), d=2, optional=False,
                       ratio_sizes=(3, 1000))
     lines = capsys.readouterr().out.splitlines()
     assert "bare recipe" in lines[0]
@@ -70,7 +70,7 @@ def test_the_recipe_is_the_yardstick_and_the_ratio_compares_the_two(capsys):
 
 def test_numpy_attention_agrees_with_lesson():
     pytest.importorskip("numpy")        # in the test extra: a skip says it is missing
-    head = bench.numpy_attention()
+    head = speed.numpy_attention()
     Q = [[1.0, 0.0], [0.5, -2.0], [3.0, 1.0]]
     V = [[2.0, -1.0], [3.0, 0.0], [-4.0, 5.0]]
     O1, A1 = attention(Q, Q, V)

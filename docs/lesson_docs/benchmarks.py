@@ -119,7 +119,7 @@ def cost_table(measured):
             ("`softmax_compensated` / `softmax`",) + tuple(f"{row['ratio']:.2f}×"
                                                         for row in ratios)]
     return markdown_table(rows), ("The two take turns on the same row, and each keeps "
-                                  "its best CPU time (`lesson.bench.cost_ratios`).")
+                                  "its best CPU time (`lesson.speed.cost_ratios`).")
 
 
 def microseconds(seconds):

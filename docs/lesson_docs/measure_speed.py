@@ -4,8 +4,8 @@
 
 Timing at every build would make the page change from build to build, and
 a build is no place for a benchmark.  So the figures are measured by this
-script, with ``lesson.bench.speed_rows`` (what ``python -m lesson bench
-speed`` prints) and ``lesson.bench.cost_ratios`` (the cost that ``python -m
+script, with ``lesson.speed.speed_rows`` (what ``python -m lesson bench
+speed`` prints) and ``lesson.speed.cost_ratios`` (the cost that ``python -m
 lesson bench accuracy`` prints), and saved beside it with the machine and
 the date they were taken on.  Run it again after changing the code the
 tables time, and commit the file.
@@ -19,7 +19,7 @@ import platform
 import sys
 import time
 
-from lesson import bench
+from lesson import bench, speed
 
 FIGURES = pathlib.Path(__file__).resolve().parent / "speed.json"
 SIZES = (3, 10, 1000, 100000)
@@ -41,7 +41,7 @@ def cpu_name():
 def library_versions():
     versions = {}
     for name in ("numpy", "scipy"):
-        module = bench._installed(name)
+        module = bench.installed(name)
         if module is not None:
             versions[name] = module.__version__
     return versions
@@ -51,8 +51,8 @@ def measure(budget=0.5):
     """Seconds per call for each size and method, with where and when."""
     load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     # CPU time: the figures hold on a machine shared with other work.
-    rows = bench.speed_rows(SIZES, budget=budget, optional=True, timer=time.process_time)
-    ratios = bench.cost_ratios(COST_SIZES, budget=budget)
+    rows = speed.speed_rows(SIZES, budget=budget, optional=True, timer=time.process_time)
+    ratios = speed.cost_ratios(COST_SIZES, budget=budget)
     return {
         "taken": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": {
