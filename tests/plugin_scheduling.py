@@ -117,12 +117,13 @@ def pytest_xdist_auto_num_workers(config):
 # What makes a test slow, in one place: the files that install the wheel,
 # build a venv or a container, or grade files through the checker as teachers
 # run it (a class, the corpus, the layouts); and the fixtures that build the
-# site or grade a module's files.  `pytest -m "not browser and not slow"` is
-# the loop to run on every change: every doctest and each module's own tests.
+# site.  `pytest -m "not browser and not slow"` is the loop to run on every
+# change: every doctest and each module's own tests.  (A test that is slow
+# within a quick file is marked where it is written.)
 SLOW_FILES = ["test_layouts.py", "test_bundle.py", "test_learner_corpus.py",
               "test_report_agreement.py", "test_download.py", "test_hostile_class.py",
               "test_exercise.py", "test_report.py", "test_readme.py", "test_confinement.py"]
-SLOW_FIXTURES = {"built_site", "zensical_site", "grading"}
+SLOW_FIXTURES = {"built_site", "zensical_site"}
 
 
 def pytest_collection_modifyitems(config, items):

@@ -96,6 +96,7 @@ def test_ulp_error_counts_units_in_the_last_place():
     assert ulp_error(0.5 + 3 * 2 ** -53, Decimal("0.5")) == 3.0
 
 
+@pytest.mark.slow             # the whole corpora: 215,000 weights
 def test_no_compensated_weight_is_misrounded_on_either_corpus(report, adversarial):
     for measured in (report, adversarial):
         assert measured["softmax_compensated"]["misrounded"] == 0
@@ -106,6 +107,7 @@ def test_no_compensated_weight_is_misrounded_on_either_corpus(report, adversaria
     assert report["softmax"]["max"] > 30 and adversarial["softmax"]["max"] > 100
 
 
+@pytest.mark.slow             # the whole corpora: 215,000 weights
 def test_plain_error_grows_with_the_spread_of_the_scores(report):
     by_spread = report["softmax"]["by_group"]
     assert by_spread[100.0] > 10 * by_spread[0.1]
@@ -114,6 +116,7 @@ def test_plain_error_grows_with_the_spread_of_the_scores(report):
     assert max(report["softmax_compensated"]["by_group"].values()) <= 0.5
 
 
+@pytest.mark.slow             # the whole corpora: 215,000 weights
 def test_naive_fails_on_the_rows_the_max_trick_exists_for(report):
     assert report["naive_softmax"]["failed"] >= 2
     assert report["softmax"]["failed"] == 0
@@ -261,6 +264,7 @@ def test_a_doubt_mostly_ends_with_one_exp_in_decimal(monkeypatch):
     assert rows == [1]                             # one exp, not 53
 
 
+@pytest.mark.slow             # the whole corpora: 215,000 weights
 def test_no_weight_is_misrounded_against_mpmath_on_200000_weights():
     """The issue's measure: both corpora, adversarial rows included, against
     mpmath at 100 digits, each weight converted through a decimal string."""

@@ -180,6 +180,7 @@ fs.writeFileSync(out, python.globals.get("json").dumps(python.globals.get("TRACE
 """
 
 
+@pytest.mark.slow             # Pyodide in Node
 def test_the_page_s_own_python_shows_the_terminal_s_steps(terminal, tmp_path):
     """The page's Python is another CPython (Pyodide's, 3.14 where the terminal's may
     be 3.11): comprehensions and line events differ between them, the steps must
@@ -251,6 +252,7 @@ def verdicts(result):
         "status", "passed", "got", "expected", "hint", "message")} for check in result["checks"]]
 
 
+@pytest.mark.slow             # hostile files traced to their bounds
 @pytest.mark.parametrize("path", HOSTILE, ids=[p.name for p in HOSTILE])
 def test_a_hostile_file_gets_the_grade_it_gets_untraced(path, monkeypatch):
     traced = process.run(str(path), LIMIT, path.name, "none", seed=SEED)
@@ -266,6 +268,7 @@ def test_a_hostile_file_gets_the_grade_it_gets_untraced(path, monkeypatch):
     assert sum(r["role"] in TRACE_ROLES for r in records) < 4 * (harness.TRACE_STEPS + 12)
 
 
+@pytest.mark.slow             # hostile files traced to their bounds
 def test_what_hostile_files_leave_of_their_traces(terminal):
     """Each hostile file's trace, as it should be left: shown, cut and saying
     why, or dropped."""
@@ -305,6 +308,7 @@ def test_a_trace_is_each_statement_of_the_learner_s_own_frames_in_order():
     assert trace["steps"][-1]["returns"] == 6.0 and trace["cut"] is None
 
 
+@pytest.mark.slow             # hostile files traced to their bounds
 def test_a_long_loop_is_folded_and_the_trace_bounded():
     module = load("def f(x):\n    total = 0.0\n    for s in range(100000):\n"
                   "        total += s\n    return total\n")
