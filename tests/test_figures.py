@@ -1,9 +1,10 @@
-"""lesson.figures: SVG drawn from the lesson's numbers."""
+"""lesson_docs.charts: SVG drawn from the lesson's numbers."""
 
 import re
 import xml.etree.ElementTree as ET
 
-from lesson import figures, softmax
+from lesson import softmax
+from lesson_docs import charts as figures
 from lesson.example import TABLE_SCORES, causal_example
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -775,7 +775,7 @@ def test_bytes_the_runtime_adds_to_the_site(site):
     assert b"fetch(" not in code_editor and b"import(" not in code_editor   # nothing loaded later
     shipped = json.loads(blobs[-1])["modules"]
     assert "class Plan:" in shipped["grader/plan.py"] and "def call(" in shipped["grader/harness.py"]
-    for runs_only_in_a_terminal in ("cli.py", "bench.py", "figures.py", "grader/process.py"):
+    for runs_only_in_a_terminal in ("cli.py", "bench.py", "speed.py", "grader/process.py"):
         assert runs_only_in_a_terminal not in shipped
 
 

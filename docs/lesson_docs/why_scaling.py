@@ -15,7 +15,7 @@ import random
 import statistics
 
 import lesson
-from lesson.figures import line_chart
+from .charts import line_chart
 from lesson.tables import fmt
 
 from . import build_cache

@@ -9,7 +9,7 @@ import math
 
 import lesson
 from lesson import example
-from lesson.figures import line_chart
+from .charts import line_chart
 from lesson.tables import fmt
 
 from .markdown_text import compact, listed, markdown_table, shown_scores, weights_listed

@@ -1,5 +1,9 @@
 """Pictures of attention as SVG text, drawn from the lesson's own numbers.
 
+The site's build draws them (lesson_figures, why_softmax, why_scaling);
+nothing of the lesson itself does, so they live with the build, not in the
+lesson's package (or its wheel).
+
 Standard library only: each function returns a string of SVG markup.  The
 colours are CSS variables with plain fallbacks (the light page's values in
 ``docs/assets/``), so the same picture reads on a light or a dark page; each
