@@ -43,6 +43,25 @@ def fmt_tiny(value):
     return f"{mantissa}e{int(exponent)}"
 
 
+def fmt_weight(w):
+    """One weight as a column of weights shows it: four decimals, so the column
+    reads evenly (0.1310, not 0.131); only an exact 0 or 1 shows without them,
+    a weight too small for them as ``fmt`` shows it (never as 0), and one just
+    short of 1 as ">0.9999", never as 1.  The pages' scripts show weights by
+    the same rule (softmax-widget.js, fmtWeight; the tests hold them alike).
+
+    >>> [fmt_weight(w) for w in (0.131, 0.0, 1.0, 2.6e-9, 0.99999)]
+    ['0.1310', '0', '1', '2.6e-9', '>0.9999']
+    """
+    if w in (0, 1):
+        return str(int(w))
+    if 0 < w < 0.00005:
+        return fmt_tiny(w)
+    if 0.99995 <= w < 1:
+        return ">0.9999"
+    return f"{w:.4f}"
+
+
 def fmt_list(values, digits=6):
     """A row of numbers as a list, each as ``fmt`` shows it.
 

@@ -3,7 +3,7 @@
 Every number the explorer shows is checked against :mod:`lesson` for the
 mask and temperature it holds, formatted as the lesson's tables format it
 (``lesson.tables.fmt``), each weight as every weight the scripts show, to
-four decimals (``lesson_docs.markdown_text.weight_text``).  The file's tests share one page load: each test
+four decimals (``lesson.tables.fmt_weight``).  The file's tests share one page load: each test
 starts from "Start over".  Axe's dark-scheme run and the phone's width are
 the only other views.
 """
@@ -17,7 +17,7 @@ import pytest
 import lesson
 from lesson.tables import fmt, fmt_list
 from lesson_docs import explorer, questions  # the site build's data for the explorer
-from lesson_docs.markdown_text import weight_text
+from lesson.tables import fmt_weight
 
 from plugin_browser import Page
 from page_states import DESKTOP, screenshot
@@ -87,7 +87,7 @@ def expected(masked=(), t=1.0):
         except ValueError:
             rows.append(None)
     kept = [w for row in rows if row for w in row[1]]
-    return {"cells": [[weight_text(w) for w in row[1]] if row else [""] * len(K) for row in rows],
+    return {"cells": [[fmt_weight(w) for w in row[1]] if row else [""] * len(K) for row in rows],
             "sums": [fmt(math.fsum(row[1])) if row else "none" for row in rows],
             "outputs": [fmt_list(row[0], 4) if row else "none" for row in rows],
             "total": fmt(math.fsum(kept))}
@@ -133,7 +133,7 @@ def page(view):
 def test_the_first_view_is_lesson_attention_built_into_the_page(built_site, page):
     html = (built_site / "index.html").read_text()
     O, A = lesson.attention(Q, K, V)
-    assert built_cells(html) == [[i, j, weight_text(w)] for i, row in enumerate(A)
+    assert built_cells(html) == [[i, j, fmt_weight(w)] for i, row in enumerate(A)
                                  for j, w in enumerate(row)]
     # One format for the weights: every one of them with four decimals (or an exact 0 or 1).
     assert all(re.fullmatch(r"0\.\d{4}|[01]|.*e-\d+", text) for *_, text in built_cells(html))

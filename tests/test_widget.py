@@ -13,7 +13,7 @@ from lesson import entropy, softmax
 from lesson.tables import TABLE_HEADER, fmt, fmt_tiny
 from lesson.example import TABLE_SCORES
 from lesson_docs import widget  # the site build's data for the widget
-from lesson_docs.markdown_text import weight_text
+from lesson.tables import fmt_weight
 from page_states import run, screenshot
 
 
@@ -26,7 +26,6 @@ def shown(view):
     return state[0], state[1], cells, view.page.inner_text(".sw-summary")
 
 
-fmt_weight = weight_text        # a weight as the widget shows it (lesson_docs.markdown_text)
 
 
 def expected_weights(scores, temperature):

@@ -13,22 +13,15 @@
  *   - a temperature T: every score is divided by T as well as by sqrt(d_k),
  *   - "Start over", back to the lesson's first view,
  * and works each row out again on every change, with the score widget's
- * softmax and number format (softmax-widget.js, loaded first, exports them
- * as window.lessonWidget), so the site has one of each.
+ * softmax, number format and element maker (softmax-widget.js, loaded
+ * first, exports them as window.lessonWidget), so the site has one of each.
  */
 (function () {
   "use strict";
 
   var LOG_T_RANGE = 1;          /* the slider holds log10 T: T from 0.1 to 10 */
 
-  function element(tag, attributes, text) {
-    var node = document.createElement(tag);
-    Object.keys(attributes || {}).forEach(function (name) {
-      node.setAttribute(name, attributes[name]);
-    });
-    if (text !== undefined) { node.textContent = text; }
-    return node;
-  }
+  var element = window.lessonWidget.element;    /* softmax-widget.js's: one of it */
 
 
   function sum(values) { return values.reduce(function (a, b) { return a + b; }, 0); }

@@ -64,9 +64,9 @@
     return value.toExponential(1).replace("e+", "e");
   }
 
-  /* A weight (or an exp) between 0 and 1, always to four decimals so a
-     column or a list reads evenly: 0.2940, not 0.294. Only an exact 0 or 1
-     shows without them, so a tiny weight never looks like a masked one. */
+  /* A weight (or an exp) between 0 and 1, as lesson/tables.py: fmt_weight
+     shows it (the tests hold the two alike): four decimals, so a column
+     reads evenly; only an exact 0 or 1 without them. */
   function fmtWeight(value) {
     if (value === 0 || value === 1) { return String(value); }
     if (value > 0 && value < 0.00005) { return fmtTiny(value); }
@@ -438,6 +438,7 @@
 
   /* For the lesson's tests, and for curious learners in the console. */
   window.lessonWidget = { softmax: softmax, entropy: entropy, fmt: fmt, fmtWeight: fmtWeight,
+                          element: element,
                           mix: mix, widgets: [] };
 
   function start() {

@@ -22,7 +22,9 @@ import lesson
 from lesson import example
 from lesson.tables import fmt, fmt_list
 
-from .markdown_text import markdown_table, weight_text
+from lesson.tables import fmt_weight
+
+from .markdown_text import markdown_table
 
 # Four queries and four keys, d_k = 2.  Query 0 and keys 0 and 1, with their
 # values, are the chapter's worked example, so masking keys 2 and 3 of query 0
@@ -92,7 +94,7 @@ def weights_table(A, O):
              f'<thead><tr><td></td>{head}<th scope="col">{_word("row")}sum</th>'
              f'<th scope="col">{_word("output")}O</th></tr></thead>', "<tbody>"]
     for i, (weights, output) in enumerate(zip(A, O)):
-        cells = "".join(f'<td data-q="{i}" data-k="{j}" style="--w:{w:.4f}">{weight_text(w)}</td>'
+        cells = "".join(f'<td data-q="{i}" data-k="{j}" style="--w:{w:.4f}">{fmt_weight(w)}</td>'
                         for j, w in enumerate(weights))
         lines.append(f'<tr><th scope="row">{_word("query")}{i}</th>{cells}'
                      f'<td class="ax-sum">{fmt(math.fsum(weights), DIGITS)}</td>'

@@ -53,25 +53,6 @@ def weights_listed(values, digits=4):
     return "[" + ", ".join(one(w) for w in values) + "]"
 
 
-def weight_text(w):
-    """One weight as the pages' scripts show it (``fmtWeight`` in
-    softmax-widget.js, which draws the widget and the explorer): four
-    decimals, so a column reads evenly (0.1310, not 0.131); only an exact 0
-    or 1 shows without them, a weight too small for them as the lesson's
-    tables show it, and one just short of 1 as ">0.9999", never as 1.
-
-    >>> [weight_text(w) for w in (0.131, 0.0, 1.0, 2.6e-9, 0.99999)]
-    ['0.1310', '0', '1', '2.6e-9', '>0.9999']
-    """
-    if w in (0, 1):
-        return str(int(w))
-    if 0 < w < 0.00005:
-        return fmt_tiny(w)
-    if 0.99995 <= w < 1:
-        return ">0.9999"
-    return f"{w:.4f}"
-
-
 def shown_scores():
     """The lesson's scores as the pages print them: 1/sqrt(2) to four places.
 
