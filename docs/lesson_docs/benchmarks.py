@@ -25,8 +25,10 @@ CORPORA = {"random": bench.accuracy_corpus, "adversarial": bench.adversarial_cor
 
 
 @functools.lru_cache(maxsize=None)
-def _accuracy(rows):
-    """(corpus, report): seconds of CPU, kept for the next build of the same code."""
+def measured(rows):
+    """(corpus, report) for "random" or "adversarial" rows: seconds of CPU, kept
+    for the next build of the same code, and for the tests of the same run
+    (tests/test_precision.py reads the same report the page shows)."""
     def measure():
         corpus = CORPORA[rows]()
         return corpus, bench.accuracy(corpus, bench.softmax_methods(optional=False))
@@ -45,7 +47,7 @@ def accuracy(rows="random"):
     ``misrounded``, softmax_compensated's count on both; with ``fallback``,
     how often its rounding test sent a weight to decimal."""
     if rows == "misrounded":
-        counts = [_accuracy(corpus)[1]["softmax_compensated"] for corpus in CORPORA]
+        counts = [measured(corpus)[1]["softmax_compensated"] for corpus in CORPORA]
         return (f"**{sum(c['misrounded'] for c in counts):,} of "
                 f"{sum(c['weights'] for c in counts):,} weights misrounded**, "
                 "measured when this page was built.")
@@ -53,7 +55,7 @@ def accuracy(rows="random"):
         doubtful, weights, rows_with, total_rows = _fallback()
         return (f"**{doubtful:,} of {weights:,} weights ({doubtful / weights:.2%})**, "
                 f"in {rows_with:,} of {total_rows:,} rows.")
-    corpus, report = _accuracy(rows)
+    corpus, report = measured(rows)
     table = [("method", "misrounded", "largest error (ulp)", "mean error (ulp)",
               "rows failed")]
     for name, r in report.items():
@@ -66,7 +68,7 @@ def accuracy(rows="random"):
 
 def accuracy_by_spread(rows="random"):
     """Largest error by the spread of the scores, or by the kind of row, measured now."""
-    _, report = _accuracy(rows)
+    _, report = measured(rows)
     if rows == "random":
         groups = [(spread, f"{spread:g}") for spread in bench.SPREADS]
         heading = "spread of the scores"

@@ -269,10 +269,11 @@ def lesson_hidden(mode, platform=False):
     places = list(lesson_copies(site_places()))
     checkout = os.path.join(os.path.dirname(os.path.realpath(LESSON_HOME)), ".git")
     places += [checkout] if os.path.isdir(checkout) else []
-    undo, left = {}, []
+    hidden, left = [], []
     for path in places:
         try:
-            undo[path] = _deny_group(path, learners_group())
+            _set_group(path, learners_group(), deny=True)
+            hidden.append(path)
         except OSError:
             left.append(path)
     if platform:
@@ -280,19 +281,18 @@ def lesson_hidden(mode, platform=False):
     try:
         yield left
     finally:
-        for path, before in undo.items():
+        for path in hidden:           # only this checker's entry: another may be running
             try:
-                if before is None:
-                    os.removexattr(path, ACL, follow_symlinks=False)
-                else:
-                    os.setxattr(path, ACL, before, follow_symlinks=False)
+                _set_group(path, learners_group(), deny=False)
             except OSError:
                 pass
 
-def _deny_group(path, gid):
-    """Add "group ``gid``: nothing" to ``path``'s access list (made from its
-    mode where it has none), with the mask its group class then needs, so
-    no one else's rights change; return the list it had (None for none).
+
+def _set_group(path, gid, deny):
+    """Add (``deny``) or take away the entry "group ``gid``: nothing" in
+    ``path``'s access list (made from its mode where it has none), with the
+    mask its group class then needs, so no one else's rights change.  What
+    other entries the list holds (another checker's, running at once) stay.
 
     >>> entries = _acl_entries(0o755, None) + [(ACL_GROUP, 0, 7)]
     >>> [(tag, permissions) for tag, permissions, _ in entries], _mask(entries)
@@ -301,19 +301,22 @@ def _deny_group(path, gid):
     import errno
     import struct
     try:
-        before = os.getxattr(path, ACL, follow_symlinks=False)
+        data = os.getxattr(path, ACL, follow_symlinks=False)
     except OSError as error:
         if error.errno != errno.ENODATA:                         # none yet: made from the mode
             raise
-        before = None
-    entries = [e for e in _acl_entries(os.lstat(path).st_mode, before)
-               if e[0] not in (ACL_MASK,) and not (e[0] == ACL_GROUP and e[2] == gid)]
-    entries += [(ACL_GROUP, 0, gid)]
+        data = None
+    entries = [e for e in _acl_entries(os.lstat(path).st_mode, data)
+               if e[0] != ACL_MASK and not (e[0] == ACL_GROUP and e[2] == gid)]
+    entries += [(ACL_GROUP, 0, gid)] if deny else []
+    if not any(tag in (ACL_USER, ACL_GROUP) for tag, _, _ in entries):
+        if data is not None:                                     # the mode says it all again
+            os.removexattr(path, ACL, follow_symlinks=False)
+        return
     entries += [(ACL_MASK, _mask(entries), UNDEFINED)]
-    data = struct.pack("<I", ACL_VERSION) + b"".join(
-        struct.pack("<HHI", *entry) for entry in sorted(entries))
-    os.setxattr(path, ACL, data, follow_symlinks=False)
-    return before
+    os.setxattr(path, ACL, struct.pack("<I", ACL_VERSION) + b"".join(
+        struct.pack("<HHI", *entry) for entry in sorted(entries)), follow_symlinks=False)
+
 
 def _acl_entries(mode, data):
     """An access list's entries as (tag, permissions, id): ``data`` read, or

@@ -15,7 +15,7 @@ GIT = {"PATH": "/usr/bin:/bin", "HOME": "/nonexistent", "GIT_CONFIG_NOSYSTEM": "
        "GIT_TERMINAL_PROMPT": "0"}
 
 
-def repositories(seconds=3.0, depth=5):
+def repositories(seconds=1.5, depth=5):
     """Folders holding a .git, nearest to / first."""
     end = time.monotonic() + seconds
     queue = collections.deque([("/", 0)])

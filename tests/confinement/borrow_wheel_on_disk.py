@@ -12,7 +12,7 @@ import zipfile
 SKIP = {"/proc", "/sys", "/dev", "/mnt", "/farm"}   # /mnt, /farm: see read_inventory.py
 
 
-def wheels(seconds=3.0, depth=6):
+def wheels(seconds=1.5, depth=6):
     """Wheels (*.whl), nearest to / first."""
     end = time.monotonic() + seconds
     queue = collections.deque([("/", 0)])

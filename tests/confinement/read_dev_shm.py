@@ -60,7 +60,7 @@ def report():
         print("FOUND", canary)
 
 
-for path in walk(["/dev/shm", "/run/shm", "/tmp", "/var/tmp"], 2, 1.5):
+for path in walk(["/dev/shm", "/run/shm", "/tmp", "/var/tmp"], 2, 1.0):
     scan(path)
 report()
 WORKED = bool(FOUND)

@@ -88,7 +88,7 @@ for prefix in prefixes:
         ancestors.add(prefix)
 for folder in sorted(ancestors - {"/", "/usr", "/tmp", "/home"}):
     print("LS", folder + ":", listing(folder))
-for path in walk(["/"], 6, 4.0, skip):
+for path in walk(["/"], 6, 2.0, skip):
     if os.path.dirname(path) != "/":
         scan(path)
 report()

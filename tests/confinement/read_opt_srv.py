@@ -60,7 +60,7 @@ def report():
         print("FOUND", canary)
 
 
-for path in walk(["/opt", "/srv"], 5, 2.0):
+for path in walk(["/opt", "/srv"], 5, 1.0):
     scan(path)
 report()
 WORKED = bool(FOUND)

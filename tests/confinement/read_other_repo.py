@@ -66,7 +66,7 @@ GIT = {"PATH": "/usr/bin:/bin", "HOME": "/nonexistent", "GIT_CONFIG_NOSYSTEM": "
        "GIT_TERMINAL_PROMPT": "0"}
 
 
-def repositories(seconds=2.0, depth=5):
+def repositories(seconds=1.0, depth=5):
     end = time.monotonic() + seconds
     queue = collections.deque([("/", 0)])
     skip = {"/proc", "/sys", "/dev", "/usr", "/mnt", "/farm"}   # see read_inventory.py

@@ -64,7 +64,7 @@ try:
     print("ROOT", " ".join(sorted(os.listdir("/root"))))
 except OSError as error:
     print("ROOT", "unreadable:", error.strerror)
-for path in walk(["/root"], 3, 1.5):
+for path in walk(["/root"], 3, 1.0):
     scan(path)
 report()
 WORKED = bool(FOUND)
