@@ -83,12 +83,19 @@ def make_venv(python, folder, wheel, *options):
     return folder
 
 
+BORROW = ROOT / "tests" / "confinement" / "borrow_site_packages.py"   # the lesson by its path
+
+
 def two_files(folder, correct="softmax_exercise.py", wrong="wrong.py"):
-    """The site's solution and a wrong file, put in folder."""
+    """The site's solution and a wrong file, put in folder, and a file whose
+    functions only call the lesson it finds installed, read by its path
+    (tests/confinement/): in the sandbox, wherever its Python lives, it
+    finds nothing to call."""
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copy(CORRECT, folder / correct)
     shutil.copy(WRONG, folder / wrong)
-    return [correct, wrong]
+    shutil.copy(BORROW, folder / "borrow.py")
+    return [correct, wrong, "borrow.py"]
 
 
 class Layout:
@@ -257,6 +264,8 @@ def test_the_solution_passes_and_a_wrong_file_fails(layouts, name, user, sandbox
     counts = [(f["passed"], f["failed"], f["problem"]) for f in files]
     assert counts[0] == (20, 0, None), (counts, done.stderr)
     assert counts[1][2] is None and counts[1][1] > 0 and counts[1][0] > 0, counts
+    if sandbox == "--sandbox":                 # no copy of the lesson there to borrow
+        assert counts[2][0] == 0, (files[2]["stdout"][-600:], counts)
 
 
 def test_the_learners_own_command_passes_in_the_sandbox(layouts):
