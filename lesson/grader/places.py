@@ -56,6 +56,7 @@ def python_paths(executable=None):
             pairs |= {(real, real), (real, path)}
     return sorted(pairs, key=lambda pair: pair[1])
 
+
 def site_folders():
     """The site-packages this Python reads: its own, and the user's where it
     reads those (the harness is told to add them, as the worker's home is
@@ -63,6 +64,7 @@ def site_folders():
     import site
     folders = list(getattr(site, "getsitepackages", lambda: [])())
     return folders + user_site()
+
 
 def user_site():
     """The user's site-packages (``pip install --user``), as a list: empty
@@ -72,6 +74,7 @@ def user_site():
     if site.ENABLE_USER_SITE and folder in sys.path and os.path.isdir(folder):
         return [folder]
     return []
+
 
 _PROBE = r"""
 import ctypes, glob, importlib.util, os, sys
@@ -93,6 +96,7 @@ sys.stdout.flush()
 os._exit(0)         # before any library's own ending runs: some crash at exit
 """
 
+
 @functools.lru_cache(maxsize=None)
 def mapped_libraries():
     """Every file that the Python running the checker maps once the dynamic
@@ -113,6 +117,7 @@ def mapped_libraries():
         pass
     files = {os.path.realpath(line.strip()) for line in lines if line.startswith("/")}
     return tuple(sorted(path for path in files if os.path.isfile(path)))
+
 
 @functools.lru_cache(maxsize=None)
 def lesson_copies(places):
@@ -139,10 +144,12 @@ def lesson_copies(places):
                 glob.escape(site), pattern))}
     return tuple(sorted(p for p in found if inside(p, list(folders)) and os.path.lexists(p)))
 
+
 def site_places():
     """Where the Python running the checker, and the system's, keep packages:
     the places ``lesson_copies`` looks in for a grading platform's lesson."""
     return tuple(sorted({"/usr", sys.prefix, sys.base_prefix, *site_folders()}))
+
 
 def inside(path, folders, strictly=False):
     """Is ``path`` one of ``folders``, or inside one (``strictly``: inside only)?"""

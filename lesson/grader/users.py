@@ -18,6 +18,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 from lesson.grader.places import HARNESS, LESSON_HOME, lesson_copies, site_places
 
@@ -48,8 +49,9 @@ class Learner:
     id that no account names and no process uses, in the learners' group
     (``learners_group``) and no other, and a folder it owns (its home, where
     its private copy goes) inside one only the checker may list, beside a
-    copy of the harness it may read.  ``remove()`` kills every process of that user and
-    removes what it left in the shared temporary folders, then its folders.
+    copy of the harness it may read.  ``remove()`` kills every process of
+    that user and removes what it left in the shared temporary folders, then
+    its folders.
 
     Ids are drawn at random from the top of the ids this system maps, so
     two checkers running at once do not draw the same one.
@@ -63,8 +65,9 @@ class Learner:
         import tempfile
         self.uid, self.gid = _free_id(self._taken, self._lock), learners_group()
         Learner.used.add(self.uid)
-        self.folder = tempfile.mkdtemp(prefix="lesson-check-", dir=_passable_temp())
+        self.folder = None
         try:
+            self.folder = tempfile.mkdtemp(prefix="lesson-check-", dir=_passable_temp())
             os.chmod(self.folder, 0o711)           # it may pass, not list
             self.home = os.path.join(self.folder, "home")
             os.mkdir(self.home, 0o700)
@@ -87,9 +90,11 @@ class Learner:
         _end_processes([self.uid])
         for place in ("/tmp", "/var/tmp", "/dev/shm"):
             _remove_owned(place, self.uid)
-        shutil.rmtree(self.folder, ignore_errors=True)
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
         with self._lock:
             self._taken.discard(self.uid)
+
 
 def end_learners():
     """Before a platform's runner writes its results: no process of any user
@@ -98,9 +103,9 @@ def end_learners():
     the kernel holds one in an uninterruptible wait)."""
     return _end_processes(sorted(Learner.used))
 
+
 def _end_processes(uids, tries=50):
     """Kill every live process of ``uids`` until none is left; the pids left."""
-    import time
     pids = []
     for _ in range(tries):
         pids = [pid for uid in uids for pid in _processes_of(uid)]
@@ -114,10 +119,11 @@ def _end_processes(uids, tries=50):
         time.sleep(0.01)
     return pids
 
+
 @functools.lru_cache(maxsize=None)
 def learners_group():
     """The group every learner's code runs in, for this checker: an id no
-    group of the system names, drawn once (``hide_lesson`` denies it the
+    group of the system names, drawn once (``lesson_hidden`` denies it the
     lesson's files, whoever else may read them)."""
     import grp
     ids = set()
@@ -128,6 +134,7 @@ def learners_group():
         except KeyError:
             return gid
 
+
 def _passable_temp():
     """A temporary folder a user who owns nothing may pass through: the
     checker's own (TMPDIR), else /tmp; an OSError where there is none."""
@@ -137,6 +144,7 @@ def _passable_temp():
             return folder
     raise OSError(f"no temporary folder another user may pass through (TMPDIR is "
                   f"{tempfile.gettempdir()})")
+
 
 def _free_id(taken, lock):
     """A user id no account names, no process uses and this checker has not
@@ -166,6 +174,7 @@ def _free_id(taken, lock):
             return uid
     raise OSError("no free user id to run a learner's code as")
 
+
 def _processes_of(uid):
     """The pids of the live processes (not zombies, which can do nothing
     more) whose real, effective or saved user is ``uid``."""
@@ -182,6 +191,7 @@ def _processes_of(uid):
                 and not fields.get("State", "").strip().startswith(("Z", "X"))):
             pids.append(int(name))
     return pids
+
 
 def _remove_owned(folder, uid):
     """Remove what ``uid`` owns at the top of a shared folder (/tmp, say)."""
@@ -201,10 +211,12 @@ def _remove_owned(folder, uid):
         except OSError:
             continue
 
+
 def lock_away(paths):
     """Make each path readable by its owner alone (a grading platform's
-    container: the lesson's installed code, the autograder's own files),
-    so a learner's code running as a user of its own cannot read them.
+    container: the autograder's own files, a copy of the lesson whose file
+    system holds no access list), so a learner's code running as a user of
+    its own cannot read them.
     Returns the paths still readable by others (a read-only container)."""
     left = []
     for path in paths:
@@ -217,6 +229,7 @@ def lock_away(paths):
             left.append(path)
     return left
 
+
 def _others_may_enter(path):
     """May a user who owns nothing read (or, for a folder, enter) ``path``:
     may others pass every folder on its way, and read it?"""
@@ -225,6 +238,7 @@ def _others_may_enter(path):
             os.path.dirname(os.path.realpath(path)))
     except OSError:
         return False
+
 
 def _others_may_pass(folder):
     """May a user who owns nothing pass through ``folder`` and every folder above it?"""
@@ -249,11 +263,11 @@ def _others_may_pass(folder):
 # user loses anything, and an entry left behind by a checker that was killed
 # names a group no one is in.
 
+
 ACL = "system.posix_acl_access"
-
 ACL_VERSION, UNDEFINED = 2, 0xFFFFFFFF
-
 ACL_USER_OBJ, ACL_USER, ACL_GROUP_OBJ, ACL_GROUP, ACL_MASK, ACL_OTHER = 1, 2, 4, 8, 16, 32
+
 
 @contextlib.contextmanager
 def lesson_hidden(mode, platform=False):
@@ -323,9 +337,10 @@ def _acl_entries(mode, data):
     the three of ``mode`` where there is none."""
     import struct
     if data is None:
-        return [(ACL_USER_OBJ, mode >> 6 & 7, UNDEFINED), (ACL_GROUP_OBJ, mode >> 3 & 7, UNDEFINED),
-                (ACL_OTHER, mode & 7, UNDEFINED)]
+        return [(ACL_USER_OBJ, mode >> 6 & 7, UNDEFINED),
+                (ACL_GROUP_OBJ, mode >> 3 & 7, UNDEFINED), (ACL_OTHER, mode & 7, UNDEFINED)]
     return [struct.unpack_from("<HHI", data, offset) for offset in range(4, len(data), 8)]
+
 
 def _mask(entries):
     """The mask an access list needs: what its group class may do, at most."""

@@ -112,7 +112,6 @@ class Worker:
         finally:
             for fd in passed + [out_write, err_write]:
                 os.close(fd)
-        self.sandboxed = mode == "bwrap"
         self.fds = {"replies": replies_read, "stdout": out_read, "stderr": err_read}
         for fd in self.fds.values():
             os.set_blocking(fd, False)
@@ -180,7 +179,7 @@ class Worker:
         """The worker's exit code; a signal that ended it as its negative number
         (bubblewrap reports one as 128 plus the signal)."""
         code = self.process.returncode
-        if self.sandboxed and 128 < code < 160:
+        if self.mode == "bwrap" and 128 < code < 160:
             return 128 - code
         return code
 
