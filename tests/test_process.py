@@ -15,6 +15,8 @@ import sys
 import time
 import uuid
 
+import pytest
+
 from lesson.grader import bubblewrap, contract, places, process, report, snapshot
 
 from helpers import SAMPLES      # tests/learner_corpus and the site's samples
@@ -79,7 +81,7 @@ def test_the_sandbox_is_built_up_from_nothing():
     /, never a folder writable, and the lesson hidden wherever it is shown."""
     command = bubblewrap.command([sys.executable, places.HARNESS], hide=[str(ROOT / "tests")])
     assert os.path.basename(command[0]) == "bwrap" and command[-2:] == [sys.executable, "/tmp/.lesson-harness.py"]
-    for flag in ("--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session"):
+    for flag in ("--unshare-net", "--unshare-pid", "--as-pid-1", "--die-with-parent", "--new-session"):
         assert flag in command
     assert "--bind" not in command and "--dev-bind" not in command       # nothing writable
     binds = [tuple(command[i + 1:i + 3]) for i, arg in enumerate(command)
@@ -94,6 +96,54 @@ def test_the_sandbox_is_built_up_from_nothing():
     hidden = {command[i + 1] for i, arg in enumerate(command) if arg == "--tmpfs"}
     hidden |= {seen for source, seen in binds if source == os.devnull}
     assert set(copies) <= hidden
+
+
+@pytest.mark.parametrize("mode", ["bwrap", "none"])
+@pytest.mark.parametrize("number", [signal.SIGKILL, signal.SIGTERM, signal.SIGALRM])
+def test_a_signal_the_file_sends_itself_ends_it_in_the_sandbox_as_outside(tmp_path, mode, number):
+    """In the sandbox the worker is not its namespace's first process (which
+    would ignore these): the same crash, the same words, in every mode."""
+    if mode == "bwrap" and not bubblewrap.bwrap_starts():
+        pytest.skip("bubblewrap does not start here")
+    path = tmp_path / "softmax_exercise.py"
+    path.write_text(f"import os\nos.kill(os.getpid(), {int(number)})\nprint('still here')\n")
+    result = process.run(str(path), sandbox=mode)
+    assert f"(signal {int(number)})" in (result["problem"] or ""), result["problem"]
+    assert "still here" not in result["stdout"]
+
+
+def test_the_sandboxs_first_process_is_closed_to_the_learner(tmp_path):
+    """bubblewrap's own process is not there (--as-pid-1); the first process,
+    the harness's guard, holds no file and cannot be read, traced or
+    signalled."""
+    if not bubblewrap.bwrap_starts():
+        pytest.skip("bubblewrap does not start here")
+    path = tmp_path / "softmax_exercise.py"
+    path.write_text("""import ctypes, os, signal
+print("pid", os.getpid(), open("/proc/1/cmdline", "rb").read().split(b"\\0")[0].decode())
+for name in ("environ", "mem", "maps", "cwd"):
+    try:
+        (os.listdir if name == "cwd" else lambda p: open(p, "rb").read(1))(f"/proc/1/{name}")
+        print("read", name)
+    except OSError as error:
+        print("closed", name, error.errno)
+try:
+    print("files", len(os.listdir("/proc/1/fd")))
+except OSError as error:
+    print("files", 0, error.errno)
+libc = ctypes.CDLL(None, use_errno=True)
+print("ptrace", libc.ptrace(16, 1, 0, 0), ctypes.get_errno())       # PTRACE_ATTACH
+for number in (signal.SIGTERM, signal.SIGKILL):
+    os.kill(1, number)
+print("alive")
+""" + (SAMPLES / "correct_lists.py").read_text())
+    result = process.run(str(path), sandbox="bwrap")
+    said = result["stdout"].splitlines()
+    assert said[0].startswith("pid 2 ") and said[0] != "pid 2 " + bubblewrap.bwrap(), said
+    assert [line.split()[:2] for line in said[1:6]] == [
+        ["closed", name] for name in ("environ", "mem", "maps", "cwd")] + [["files", "0"]], said
+    assert said[6].startswith("ptrace -1 ") and said[7] == "alive", said
+    assert result["problem"] is None and result["failed"] == 0, result["problem"]
 
 
 def test_the_lesson_is_found_wherever_a_site_packages_holds_it(tmp_path):

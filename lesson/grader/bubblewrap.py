@@ -2,7 +2,7 @@
 
 bwrap(), bwrap_starts()  bubblewrap's path; does it start here?
 command(argv, hide)      argv, run in the sandbox
-identity(uid, gid)       the sandbox's passwd and group, naming only the learner
+identity()               the sandbox's passwd and group, naming only the learner
 shown()                  what it shows of this machine: (source, where seen) pairs
 hidden(places, hide)     what it hides again inside what it shows
 
@@ -19,7 +19,10 @@ it lies (``places.mapped_libraries``).  Then a fresh /proc and /dev, and
 /srv, /opt, /mnt, /media, no other /etc file, no socket, no other folder
 of any home.  Every copy of the lesson in what is shown (its installed
 package, its metadata) is hidden again, so a learner's code cannot borrow
-the lesson's answers, whatever it imports or reads.
+the lesson's answers, whatever it imports or reads.  The worker is the
+sandbox's first process (``--as-pid-1``): no process of bubblewrap's is
+there for the learner's code to read or reach through /proc: the
+harness's ``stand_guard`` stays there, undumpable, and forks the worker.
 """
 
 import functools
@@ -43,6 +46,7 @@ def bwrap():
     """bubblewrap's path, found on the checker's PATH, or None."""
     return shutil.which("bwrap")
 
+
 @functools.lru_cache(maxsize=None)
 def bwrap_starts():
     """Does bubblewrap start here, with the namespaces the sandbox uses?"""
@@ -54,6 +58,7 @@ def bwrap_starts():
     except (OSError, subprocess.SubprocessError):
         return False
     return done.returncode == 0
+
 
 def command(argv, hide=(), data=()):
     """``argv`` run in bubblewrap's sandbox (see the module's docstring).
@@ -68,7 +73,8 @@ def command(argv, hide=(), data=()):
     shown read-only at the path (the passwd and group of ``identity``).
     """
     out = [bwrap() or "bwrap", "--cap-drop", "ALL",   # as root, bwrap keeps root's powers
-           "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net",
+           "--unshare-pid", "--as-pid-1",           # no process of bwrap's in the sandbox
+           "--unshare-ipc", "--unshare-uts", "--unshare-net",
            "--unshare-cgroup-try", "--die-with-parent", "--new-session",
            "--ro-bind", "/usr", "/usr"]
     for path in SYSTEM_LINKS:
@@ -96,14 +102,15 @@ def command(argv, hide=(), data=()):
     out += ["--chdir", SANDBOX_HOME, "--ro-bind", HARNESS, SANDBOX_HARNESS, "--"]
     return out + [arg if arg != HARNESS else SANDBOX_HARNESS for arg in argv]
 
-def identity(uid=None, gid=None):
-    """The sandbox's /etc/passwd and /etc/group, naming only the learner, as
-    bytes: ``getpass.getuser()`` and ``~`` work, and no account of this
-    machine is named."""
-    uid = os.getuid() if uid is None else uid
-    gid = os.getgid() if gid is None else gid
+
+def identity():
+    """The sandbox's /etc/passwd and /etc/group, naming only the learner (the
+    checker's own ids, which the sandbox keeps), as bytes: ``getpass.getuser()``
+    and ``~`` work, and no account of this machine is named."""
+    uid, gid = os.getuid(), os.getgid()
     return (f"learner:x:{uid}:{gid}:learner:{SANDBOX_HOME}:/bin/sh\n".encode(),
             f"learner:x:{gid}:\n".encode())
+
 
 @functools.lru_cache(maxsize=None)
 def shown():
@@ -119,16 +126,18 @@ def shown():
     return sorted({(s, w) for s, w in pairs if not inside(w, seen, strictly=True)},
                   key=lambda pair: pair[1])
 
+
 def hidden(places, hide=()):
     """What the sandbox hides again inside what it shows: every copy of the
     lesson there (``lesson_copies``), and each folder of ``hide`` (the
     class folder, the submission's own) that lies inside a place shown, at
     every path where the sandbox shows it."""
-    shown_folders = ["/usr"] + [seen for _, seen in places]
+    folders = [os.path.realpath(seen) for seen in ["/usr"] + [seen for _, seen in places]]
     inner = [os.path.realpath(p) for p in hide if p and os.path.isdir(p)]
-    inner = [p for p in inner if inside(p, [os.path.realpath(s) for s in shown_folders])]
+    inner = [p for p in inner if inside(p, folders)]
     copies = lesson_copies(tuple(["/usr"] + [s for s, _ in places]))
     return _aliases(list(copies) + inner, places)
+
 
 def _aliases(paths, places):
     """Each path, at its real path, and wherever a bind shows it again.

@@ -963,6 +963,42 @@ def set_limits(limits):
                                        else soft, hard))
 
 
+def stand_guard():
+    """As the sandbox's first process, stay there and let a child go on.
+
+    In bubblewrap's sandbox the worker starts as the first process of the
+    sandbox's own process namespace (``--as-pid-1``: no process of
+    bubblewrap's is there to be read through /proc or reached).  Such a
+    process ignores any signal from inside it has no handler for, and its
+    end ends every process in the sandbox.  So it forks: the child goes on
+    to be the worker, where a signal ends it as it ends any process, and
+    this process, made undumpable (its /proc, memory and files closed to a
+    process of the same user without the power to trace, which the sandbox
+    takes away), closes every file, reaps whatever ends in the sandbox and,
+    when the worker ends, exits as it did: its exit code, or 128 and the
+    signal's number, as bubblewrap reports a signal.  In the child only:
+    this function returns.
+    """
+    import ctypes
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    prctl(4, 0, 0, 0, 0)                             # PR_SET_DUMPABLE: no
+    worker = os.fork()
+    if worker == 0:
+        prctl(4, 1, 0, 0, 0)                         # the worker is an ordinary process
+        return
+    os.closerange(0, 1 << 16)
+    while True:
+        try:
+            ended, status = os.waitpid(-1, 0)
+        except ChildProcessError:                    # cannot be: the worker was here
+            _exit(70)
+        except InterruptedError:
+            continue
+        if ended == worker:
+            code = os.waitstatus_to_exitcode(status)
+            _exit(128 - code if code < 0 else code)
+
+
 # A seccomp filter (Linux): the system calls that reach past the process,
 # and the architectures whose numbers are known.  See ``seal``.
 _SEALED_CALLS = {           # machine: (audit arch, socket, sendto, and the refused:
@@ -1088,6 +1124,8 @@ def serve(replies, requests):
     Each later request waits for the checker, so all that one call printed
     is in the output pipes before the next starts.
     """
+    if os.getpid() == 1:
+        stand_guard()
     os.set_inheritable(replies, False)
     os.set_inheritable(requests, False)
     pending = [b""]

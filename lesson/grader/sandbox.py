@@ -35,8 +35,8 @@ THREAT_MODEL = {
                     "private copy: no other file of this machine (the class folder, grades, "
                     "homes, /etc, /run, /srv, /opt), no socket, no network, no other "
                     "process, no kernel keyring, no copy of the lesson to borrow; its "
-                    "memory, files and "
-                    "processes are capped, and nothing it starts outlives its check",
+                    "memory, files and processes are capped, and nothing it starts "
+                    "outlives its check",
         "cannot": "it can still read what the system and that Python hold (installed "
                   "programs and packages), use the processor for its time limit, and hand "
                   "in a copy of the published solution"},
