@@ -335,6 +335,24 @@ def test_a_memory_limit_too_small_for_python_is_the_checkers_error(layouts):
         assert len(done.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("limit", [12, 17, 18, 19, 20, 24, 32, 33, 34, 40, 48])
+def test_a_memory_limit_near_what_python_needs_grades_or_says_so(layouts, limit):
+    """Around what Python needs to start (Debian's python3: 17 MiB, and the
+    harness's HEADROOM), every limit grades the file or says at once, in one
+    line, that it is too small: never the sandbox's failure, never a hang
+    (Python may spin where it has no memory left to raise an error)."""
+    layout = layouts("venv inside the exercise folder")
+    for sandbox in ["--no-sandbox"] + (["--sandbox"] if has_bwrap() else []):
+        done = run(layout, "check", sandbox, "--memory-limit", str(limit), "softmax_exercise.py")
+        if done.returncode == 0:
+            assert done.stdout.splitlines()[-1] == "20 passed, 0 failed", done.stdout
+        else:
+            assert done.returncode == CHECKER_FAILED, done.stdout + done.stderr
+            assert f"Python could not start within --memory-limit {limit} MiB" in done.stderr
+            assert "did not start within" not in done.stderr, done.stderr
+            assert len(done.stderr.strip().splitlines()) == 1
+
+
 # --- Nothing left behind ----------------------------------------------------------------
 
 SUBREAPER = """\

@@ -48,6 +48,7 @@ _BUILTINS = dict(builtins.__dict__)
 
 HELLO = {"hello": "ready"}   # the worker's first reply: it started, and runs the file now
 HARNESS_SAYS = "lesson harness: "   # what the worker's own error before its hello starts with
+NO_ROOM = f"{HARNESS_SAYS}MemoryError: ".encode()   # said where a memory limit leaves no room
 TRACE_CUTS = ("time", "traced", "error")   # why a trace may stop early (see Tracer)
 LESSON = "lesson"       # the package a learner's code may not import
 GRADER = "lesson.grader"
@@ -492,6 +493,25 @@ def _memory_limit():
     except (ImportError, OSError, ValueError):
         return None
     return None if limit == resource.RLIM_INFINITY else limit
+
+
+# Bytes a worker needs beyond what Python uses when it starts: loading a file
+# takes about 3 MiB.  Closer to what is in use, a memory limit may leave
+# Python no room even to say so: every allocation fails, and it may spin
+# for ever where it handles the error.  So such a limit is refused at once.
+HEADROOM = 16 << 20
+
+
+def _in_use():
+    """Bytes of address space this process uses now (from Linux's /proc), or 0."""
+    try:
+        with open("/proc/self/status", "rb") as file:
+            for line in file:
+                if line.startswith(b"VmSize:"):
+                    return int(line.split()[1]) << 10
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 class _OwnBuiltins:
@@ -948,6 +968,10 @@ def set_limits(limits):
         return
     if limits.get("sealed"):
         seal()
+    in_use = _in_use()
+    if limits.get("memory") and limits["memory"] < in_use + HEADROOM:   # said while it can be
+        raise MemoryError(f"Python uses {in_use >> 20} MiB already, and needs "
+                          f"{HEADROOM >> 20} more to load a file")
     wanted = [(resource.RLIMIT_CORE, 0)]
     for key, name in (("memory", "RLIMIT_AS"), ("file_size", "RLIMIT_FSIZE"),
                       ("processes", "RLIMIT_NPROC")):
@@ -971,22 +995,24 @@ def stand_guard():
     bubblewrap's is there to be read through /proc or reached).  Such a
     process ignores any signal from inside it has no handler for, and its
     end ends every process in the sandbox.  So it forks: the child goes on
-    to be the worker, where a signal ends it as it ends any process, and
-    this process, made undumpable (its /proc, memory and files closed to a
-    process of the same user without the power to trace, which the sandbox
-    takes away), closes every file, reaps whatever ends in the sandbox and,
-    when the worker ends, exits as it did: its exit code, or 128 and the
-    signal's number, as bubblewrap reports a signal.  In the child only:
-    this function returns.
+    to be the worker, where a signal ends it as it ends any process.  This
+    process makes itself undumpable (its /proc, memory and files closed to
+    a process of the same user without the power to trace, which the
+    sandbox takes away) before the child may go on, closes every file,
+    reaps whatever ends in the sandbox and, when the worker ends, exits as
+    it did: its exit code, or 128 and the signal's number, as bubblewrap
+    reports a signal.  In the child only: this function returns.
     """
-    import ctypes
-    prctl = ctypes.CDLL(None, use_errno=True).prctl
-    prctl(4, 0, 0, 0, 0)                             # PR_SET_DUMPABLE: no
+    ready, go = os.pipe()
     worker = os.fork()
     if worker == 0:
-        prctl(4, 1, 0, 0, 0)                         # the worker is an ordinary process
+        os.close(go)
+        os.read(ready, 1)                            # b"": the guard has closed it
+        os.close(ready)
         return
-    os.closerange(0, 1 << 16)
+    import ctypes                                    # here only: the worker's memory as it was
+    ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)      # PR_SET_DUMPABLE: no
+    os.closerange(0, 1 << 16)                        # and the worker may go on
     while True:
         try:
             ended, status = os.waitpid(-1, 0)
@@ -1152,8 +1178,12 @@ def serve(replies, requests):
         unpack(submission["files"])
         _try_out()
     except BaseException as error:         # noqa: B036 - the checker's failure: say why
-        _write(2, f"{HARNESS_SAYS}{_type(error).__name__}: {error}"[:300].encode(
-            errors="replace"))
+        try:
+            said = f"{HARNESS_SAYS}{_type(error).__name__}: {error}"[:300].encode(
+                errors="replace")
+        except MemoryError:                # no room left even for the words
+            said = NO_ROOM
+        _write(2, said)
         _exit(70)
     try:
         send(HELLO)                        # from here on, the learner's code runs

@@ -129,13 +129,21 @@ def unstarted_text(cause, sandbox, memory_limit):
     'the sandbox could not start (bwrap: No permissions to create a new namespace): --no-sandbox grades without it, each file then running with your rights, or as root as a user of its own (check --help says what each protects)'
     >>> unstarted_text("MemoryError: ", "none", 1)
     'Python could not start within --memory-limit 1 MiB (MemoryError): give it more (the default is 1024)'
+
+    In the sandbox, what bwrap did not say is Python's, under a memory
+    limit lowered from the default (the limit leaves no room for words, or
+    Python spins where it meets an error it has no memory to raise):
+
+    >>> unstarted_text("it did not start within 10 s", "bwrap", 18)
+    'Python could not start within --memory-limit 18 MiB (it did not start within 10 s): give it more (the default is 1024)'
     """
-    if sandbox == "bwrap" and not cause.startswith(HARNESS_SAYS):
+    lowered = memory_limit < MEMORY_LIMIT and not cause.startswith("bwrap")
+    if sandbox == "bwrap" and not cause.startswith(HARNESS_SAYS) and not lowered:
         return (f"the sandbox could not start ({cause}): --no-sandbox grades without it, "
                 f"each file then running with your rights, or as root as a user of its own "
                 f"(check --help says what each protects)")
     cause = cause[len(HARNESS_SAYS):] if cause.startswith(HARNESS_SAYS) else cause
-    if "MemoryError" in cause or memory_limit < MEMORY_LIMIT:
+    if "MemoryError" in cause or lowered:
         return (f"Python could not start within --memory-limit {memory_limit} MiB "
                 f"({cause.strip(': ')}): give it more (the default is {MEMORY_LIMIT})")
     return f"Python could not start to load the file ({cause}): please report this"
