@@ -344,6 +344,28 @@ def test_a_learner_who_takes_the_tracer_away_is_told():
     assert sys.gettrace() is None or "coverage" in type(sys.gettrace()).__module__
 
 
+@pytest.mark.parametrize("body, value, cut", [
+    ("    y = x[0] * 2\n    return y\n", 2.0, None),
+    ("    import sys\n    sys.settrace(None)\n    return 1.0\n", 1.0, "traced"),
+    ("    for i in range(2 * 10 ** 6):\n        y = i\n    return 1.0\n", 1.0, "time")])
+def test_the_tracer_gives_back_the_one_it_found(body, value, cut):
+    """In the checker's own process (a debugger, coverage), a trace puts the
+    tracer it found back when it ends, is taken away or stops early."""
+    module = load("def f(x):\n" + body)
+
+    def theirs(frame, event, arg):
+        return None
+    before = sys.gettrace()
+    sys.settrace(theirs)
+    try:
+        outcome, trace = harness.traced(module.f, [[1.0]], seconds=0.05)
+        after = sys.gettrace()
+    finally:
+        sys.settrace(before)
+    assert after is theirs
+    assert outcome == {"value": value} and trace["cut"] == cut
+
+
 # --- The plan's trace step ---------------------------------------------------------------------
 
 def test_traces_come_after_every_check_and_cost_the_file_no_time():

@@ -747,6 +747,7 @@ class _Tracer:
         self.folded = None      # the steps not kept since the last one kept
         self.chars, self.cut, self.error = 0, None, None
         self.function = self.event              # one bound method, to know it again
+        self.before = None                      # the tracer before, given back after
 
     def run(self, function, args, kwargs):
         """``function(*args, **kwargs)``, traced."""
@@ -755,12 +756,13 @@ class _Tracer:
                 if name not in _STATEMENTS:
                     _STATEMENTS[name] = _statement_lines("".join(_LEARNER_CODE[name][1]))
         self.end = _clock() + self.seconds
+        self.before = _gettrace()           # a debugger's or coverage's, in the checker's own
         _settrace(self.function)
         try:
             return function(*args, **kwargs)
         finally:
             theirs = _gettrace()
-            _settrace(None)
+            _settrace(self.before)
             if theirs is not self.function and self.cut is None:
                 self.cut = "traced"
 
@@ -793,7 +795,7 @@ class _Tracer:
 
     def _stop(self, why):
         self.cut = why
-        _settrace(None)
+        _settrace(self.before)
         return None
 
     def _called(self, frame):
