@@ -117,9 +117,25 @@ import ctypes
 libc = ctypes.CDLL(None, use_errno=True)
 KEY_SPEC_USER_KEYRING, KEYCTL_GET_KEYRING_ID = -4, 0
 import platform
-keyctl = harness._SEALED_CALLS[platform.machine()][3][-1]
+numbers = harness._SEALED_CALLS[platform.machine()]
+keyctl, clone, unshare = numbers[5][-1], numbers[3], numbers[5][5]
 tried["keyring"] = (libc.syscall(keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_USER_KEYRING, 0),
                     ctypes.get_errno())
+CLONE_NEWUSER, CLONE_NEWNS, SIGCHLD = 0x10000000, 0x00020000, 17
+tried["unshare"] = (libc.syscall(unshare, CLONE_NEWUSER), ctypes.get_errno())
+tried["clone"] = (libc.syscall(clone, CLONE_NEWNS | SIGCHLD, 0, 0, 0, 0), ctypes.get_errno())
+import os, subprocess, threading
+box = []
+thread = threading.Thread(target=box.append, args=["ran"])
+thread.start()
+thread.join()
+tried["thread"] = box[0]
+tried["subprocess"] = subprocess.run([sys.executable, "-c", "print(2)"], capture_output=True,
+                                     text=True).stdout.strip()
+child = os.fork()
+if child == 0:
+    os._exit(3)
+tried["fork"] = os.waitstatus_to_exitcode(os.waitpid(child, 0)[1])
 first, second = socket.socketpair()
 first.send(b"ok")
 tried["socketpair"] = second.recv(2).decode()
@@ -133,8 +149,9 @@ print(tried)
 def test_a_sealed_process_has_socketpair_and_nothing_else(tmp_path):
     """The filter a sandboxed learner, or a user of its own, runs under: every
     socket of the network, every Unix socket of the machine (abstract or
-    named) and the kernel's keyrings, refused at once; a socketpair and
-    multiprocessing still work, in the process and those it starts."""
+    named), the kernel's keyrings and every namespace of its own, refused at
+    once; a socketpair, threads, fork, subprocess and multiprocessing still
+    work, in the process and those it starts."""
     import platform
     if platform.machine() not in harness._SEALED_CALLS or sys.platform != "linux":
         pytest.skip(f"no filter for {platform.machine()}")
@@ -145,4 +162,6 @@ def test_a_sealed_process_has_socketpair_and_nothing_else(tmp_path):
     assert eval(done.stdout) == {"tcp": "PermissionError", "udp6": "PermissionError",
                                  "netlink": "PermissionError", "abstract": "PermissionError",
                                  "named": "PermissionError", "bind": "PermissionError",
-                                 "keyring": (-1, 13), "socketpair": "ok", "pool": [1, 2]}
+                                 "keyring": (-1, 13), "unshare": (-1, 13), "clone": (-1, 13),
+                                 "thread": "ran", "subprocess": "2", "fork": 3,
+                                 "socketpair": "ok", "pool": [1, 2]}

@@ -1029,40 +1029,52 @@ def stand_guard():
 
 # A seccomp filter (Linux): the system calls that reach past the process,
 # and the architectures whose numbers are known.  See ``seal``.
-_SEALED_CALLS = {           # machine: (audit arch, socket, sendto, and the refused:
-                            #   connect, bind, sendmsg, sendmmsg, io_uring_setup,
-                            #   add_key, request_key, keyctl)
-    "x86_64": (0xC000003E, 41, 44, (42, 49, 46, 307, 425, 248, 249, 250)),
-    "aarch64": (0xC00000B7, 198, 206, (203, 200, 211, 269, 425, 217, 218, 219)),
+_SEALED_CALLS = {           # machine: (audit arch, socket, sendto, clone, clone3, and the
+                            #   refused: connect, bind, sendmsg, sendmmsg, io_uring_setup,
+                            #   unshare, setns, add_key, request_key, keyctl)
+    "x86_64": (0xC000003E, 41, 44, 56, 435,
+               (42, 49, 46, 307, 425, 272, 308, 248, 249, 250)),
+    "aarch64": (0xC00000B7, 198, 206, 220, 435,
+                (203, 200, 211, 269, 425, 97, 268, 217, 218, 219)),
 }
+# clone()'s flags that make a namespace: mount, cgroup, UTS, IPC, user, PID, network.
+_NEW_NAMESPACES = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 \
+    | 0x20000000 | 0x40000000
 
 
 def seal():
     """From now on, in this process and all it starts: no socket but a Unix
     one (``socketpair``, what multiprocessing and asyncio use), no connect()
     or bind() and no message to an address, so no network and no abstract or
-    named socket of the machine; and no kernel keyring, which no namespace
-    separates (root's keys, say).  A seccomp filter, which no later code can
-    take off.  Where there is none to install (another system, an unknown
-    processor), an OSError: the checker's failure, before any learner code
-    runs."""
+    named socket of the machine; no kernel keyring, which no namespace
+    separates (root's keys, say); and no namespace of its own (unshare,
+    setns, a clone() that makes one), where a user namespace would give it
+    every power over what it then makes, and the kernel's code for them to
+    try.  clone3(), whose flags a filter cannot read, says it does not exist,
+    so threads and processes are made with clone() as on older kernels.  A
+    seccomp filter, which no later code can take off.  Where there is none
+    to install (another system, an unknown processor), an OSError: the
+    checker's failure, before any learner code runs."""
     import ctypes
     import platform
     numbers = _SEALED_CALLS.get(platform.machine())
     if numbers is None or not sys.platform.startswith("linux"):
         raise OSError(f"no seccomp filter for {sys.platform} on {platform.machine()}")
-    arch, socket, sendto, refused = numbers
+    arch, socket, sendto, clone, clone3, refused = numbers
     allow, deny = 0x7FFF0000, 0x00050000 | 13         # SECCOMP_RET_ALLOW, _ERRNO | EACCES
+    absent = 0x00050000 | 38                          # SECCOMP_RET_ERRNO | ENOSYS
     program = _assembled([                            # seccomp_data: nr at 0, arch at 4,
         ("load", 4), ("if", arch, None, "deny"),      # args at 16 + 8 i; another ABI: refused
         ("load", 0), ("if>=", 0x40000000, "deny", None),              # x32's numbers
         ("if", socket, "socket", None), ("if", sendto, "sendto", None),
+        ("if", clone, "clone", None), ("if", clone3, "absent", None),
         *[("if", number, "deny", None) for number in refused],
         ("return", allow),
         ("socket:load", 16), ("if", 1, "allow", "deny"),              # AF_UNIX only
         ("sendto:load", 48), ("if", 0, None, "deny"),                 # to no address
         ("load", 52), ("if", 0, "allow", "deny"),
-        ("deny:return", deny), ("allow:return", allow)])
+        ("clone:load", 16), ("if&", _NEW_NAMESPACES, "deny", "allow"),  # its flags
+        ("absent:return", absent), ("deny:return", deny), ("allow:return", allow)])
 
     class Filter(ctypes.Structure):
         _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte),
@@ -1078,15 +1090,16 @@ def seal():
 
 
 def _assembled(steps):
-    """A classic BPF program from readable steps: ("load", offset), ("if" or
-    "if>=", k, label if true, label if false: None goes on), ("return", k);
-    "label:" before a step's name names it.  Jumps count the steps between.
+    """A classic BPF program from readable steps: ("load", offset), ("if",
+    "if>=" or "if&" (any bit of k set), k, label if true, label if false:
+    None goes on), ("return", k); "label:" before a step's name names it.
+    Jumps count the steps between.
 
     >>> _assembled([("load", 0), ("if", 1, "yes", None), ("return", 0), ("yes:return", 1)])
     [(32, 0, 0, 0), (21, 1, 0, 1), (6, 0, 0, 0), (6, 0, 0, 1)]
     """
     labels = {step[0].split(":")[0]: index for index, step in enumerate(steps) if ":" in step[0]}
-    codes = {"load": 0x20, "if": 0x15, "if>=": 0x35, "return": 0x06}
+    codes = {"load": 0x20, "if": 0x15, "if>=": 0x35, "if&": 0x45, "return": 0x06}
     out = []
     for index, (name, k, *targets) in enumerate(steps):
         name = name.split(":")[-1]

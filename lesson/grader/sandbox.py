@@ -34,9 +34,9 @@ THREAT_MODEL = {
                     "Python running the checker (the lesson's own package hidden) and its "
                     "private copy: no other file of this machine (the class folder, grades, "
                     "homes, /etc, /run, /srv, /opt), no socket, no network, no other "
-                    "process, no kernel keyring, no copy of the lesson to borrow; its "
-                    "memory, files and processes are capped, and nothing it starts "
-                    "outlives its check",
+                    "process, no kernel keyring, no namespace of its own, no copy of the "
+                    "lesson to borrow; its memory, files and processes are capped, and "
+                    "nothing it starts outlives its check",
         "cannot": "it can still read what the system and that Python hold (installed "
                   "programs and packages), use the processor for its time limit, and hand "
                   "in a copy of the published solution"},
@@ -47,8 +47,9 @@ THREAT_MODEL = {
         "protects": "the learner's code runs as a user who owns nothing and belongs to no "
                     "group: it cannot read or change what only you can (your files, "
                     "root's, the results), nor signal the checker or another submission; "
-                    "a seccomp filter denies it the network and every socket of the "
-                    "machine; nothing it starts outlives its check; the copies of the "
+                    "a seccomp filter denies it the network, every socket of the "
+                    "machine, the kernel's keyrings and namespaces of its own; nothing it "
+                    "starts outlives its check; the copies of the "
                     "lesson the checker knows (its installed package, the checkout it "
                     "runs from) and, on a grading platform, the autograder's own files "
                     "are unreadable to it",
