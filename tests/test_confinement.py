@@ -101,7 +101,8 @@ TCP_PORTS = range(47100, 47200)         # where sock_tcp_loopback.py knocks
 #   every user may reach);
 # detach: the results are the grader's after a wait; nothing outlives the run;
 # write: nothing left in site-packages (nor, in bwrap, in /tmp, /var/tmp, /dev/shm);
-# terminal, fds: no terminal typed into or opened, no file inherited.
+# terminal, fds: no terminal typed into or opened, no file inherited;
+# namespace: none made, by unshare() or by clone(); 0 points.
 EXPECTED = {
     "borrow_classmate_worker": ("borrow", "0: no other process seen",
                                 "0: other users' processes closed"),
@@ -118,6 +119,7 @@ EXPECTED = {
                              "killed with its user's processes"),
     "detach_rewrite_results": ("detach", "dies with the sandbox",
                                "killed with its user's processes"),
+    "ns_user_namespace": ("namespace", "none of its own", "none of its own"),
     "proc_signals": ("proc", "no decoy seen", "decoys unreachable, argv only"),
     "read_beside_class": ("read", "nothing beside the class", "world-readable files only"),
     "read_dev_shm": ("read", "a fresh /dev/shm and /tmp", "world-readable files only"),
@@ -1114,6 +1116,17 @@ def test_no_listener_of_the_tests_hears_from_the_run(label):
              line.split()[-1] in mine]
     allowed = set() if CONFIGS[label][1] == "bwrap" else {s for s, w in world.sockets.items() if w}
     assert set(heard) <= allowed, f"connected to {sorted(set(heard) - allowed)}"
+
+
+# --- Namespaces ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("label", CONFINED_LABELS)
+def test_no_namespace_of_its_own(label):
+    """seccomp refuses unshare() and a clone() that makes a namespace, in both modes."""
+    run = corpus_run(label)
+    result = run.files["./ns_user_namespace.py"]
+    assert said(result, "MADE") == [] and result["passed"] == 0, result["stdout"][:400]
+    assert len(said(result, "REFUSED")) >= 3, result["stdout"][:400]
 
 
 # --- Other processes -----------------------------------------------------------------------
