@@ -436,7 +436,9 @@ class World:
         self.file(course / "grades.csv", f"grades_{label}", user, 0o600)
         self.file(course / "roster.csv", f"roster_{label}", user, 0o644)
         checkout = course / "lesson-checkout"
-        (checkout / "lesson").mkdir(parents=True)
+        checkout.mkdir()
+        os.chmod(checkout, 0o700)           # closed while it is filled: other runs walk /opt now
+        (checkout / "lesson").mkdir()
         for source in (pathlib.Path(CHECKER) / "lesson").glob("*.py"):
             shutil.copy(source, checkout / "lesson" / source.name)
         (checkout / "notes.md").write_text(self.canary(f"checkout_{label}", False))
