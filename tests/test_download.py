@@ -58,7 +58,8 @@ def test_pages_link_the_wheel_in_the_site(built_site, name):
     text = html.unescape(re.sub(r"<[^>]+>", "", (built_site / f"{name}.html").read_text()))
     assert f"python -m pip install {lesson_wheel.wheel().name}" in text
     assert "Python 3.9 or newer" in text
-    assert "clone" not in text.lower()      # mkdocs.yml names no repository
+    assert "or clone" not in text.lower()   # mkdocs.yml names no repository (the page's
+                                            # code may say clone(): the harness's seccomp)
 
 
 @pytest.mark.parametrize("name", BOX_PAGES)
