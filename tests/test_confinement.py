@@ -102,7 +102,8 @@ TCP_PORTS = range(47100, 47200)         # where sock_tcp_loopback.py knocks
 # detach: the results are the grader's after a wait; nothing outlives the run;
 # write: nothing left in site-packages (nor, in bwrap, in /tmp, /var/tmp, /dev/shm);
 # terminal, fds: no terminal typed into or opened, no file inherited;
-# namespace: none made, by unshare() or by clone(); 0 points.
+# namespace: none made, by unshare() or by clone(); 0 points;
+# forge: the file's own line, garbled and 0 points; the class graded on.
 EXPECTED = {
     "borrow_classmate_worker": ("borrow", "0: no other process seen",
                                 "0: other users' processes closed"),
@@ -119,6 +120,8 @@ EXPECTED = {
                              "killed with its user's processes"),
     "detach_rewrite_results": ("detach", "dies with the sandbox",
                                "killed with its user's processes"),
+    "forge_checker_failure": ("forge", "its own line: garbled", "its own line: garbled"),
+    "forge_outcome_shapes": ("forge", "its own line: garbled", "its own line: garbled"),
     "ns_user_namespace": ("namespace", "none of its own", "none of its own"),
     "proc_signals": ("proc", "no decoy seen", "decoys unreachable, argv only"),
     "read_beside_class": ("read", "nothing beside the class", "world-readable files only"),
@@ -1002,6 +1005,20 @@ def test_the_solutions_score_20_beside_the_attackers(label):
         failing = [c["message"] for c in result["checks"] if not c["passed"]]
         assert (result["passed"], result["failed"], result["problem"]) == (20, 0, None), (
             name, result["problem"], failing[:3])
+
+
+@pytest.mark.parametrize("label", RUN_LABELS)
+def test_a_forged_reply_is_the_forgers_own_line(label):
+    """A file that says what only the checker may say ("internal", "unstarted"),
+    or answers in shapes the harness never writes, gets its own line, garbled
+    and 0 points: the class is graded on, and the checker does not fail (3)."""
+    run = corpus_run(label)
+    assert run.returncode != 3, run.stderr[-1000:]
+    for name in [n for n in ATTACKS if kind(n) == "forge"]:
+        result = run.files[f"./{name}.py"]
+        said = json.dumps([result["problem"]] + [c["message"] for c in result["checks"]])
+        assert result["passed"] == 0 and "private pipe" in said, (name, said[:500])
+        assert result["load"]["status"] not in ("internal", "unstarted"), result["load"]
 
 
 def test_root_without_bwrap_grades_as_another_user():

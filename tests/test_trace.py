@@ -380,7 +380,8 @@ def test_traces_come_after_every_check_and_cost_the_file_no_time():
                      "seconds": 0.01}
         elif step["do"] == "trace":
             event = {"reply": {"token": step["token"], "outcome": {"value": [0.25]},
-                               "trace": {"steps": []}}, "seconds": 100.0}
+                               "trace": {"steps": [], "code": {}, "runs": {}, "cut": None}},
+                     "seconds": 100.0}
         else:
             event = {}
         step = plan.next(event)
@@ -427,7 +428,8 @@ def test_after_a_hang_the_file_is_loaded_once_more_to_trace():
             event = {"late": True, "seconds": 0.5}
         elif step["do"] in ("call", "trace"):
             event = {"reply": {"token": step["token"], "outcome": {"value": [0.25]},
-                               "trace": {"steps": []}}, "seconds": 0.01}
+                               "trace": {"steps": [], "code": {}, "runs": {}, "cut": None}},
+                     "seconds": 0.01}
         else:
             event = {}
         step = plan.next(event)

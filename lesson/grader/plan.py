@@ -44,7 +44,7 @@ seconds, as the first late trace ends the tracing.
 
 import uuid
 
-from lesson.grader import judge
+from lesson.grader import judge, replies
 from lesson.grader.contract import CHECKS, FUNCTIONS, OUTPUT_LIMIT, TIME_LIMIT, time_limits
 from lesson.grader.harness import Event, Load, Outcome, load_record, outcome_record
 
@@ -205,7 +205,7 @@ class Plan:
             elif Event.CRASHED in event:
                 load = load_record(Load.CRASHED, code=event[Event.CRASHED])
             else:
-                load = _well_formed_load(event.get(Event.LOADED))
+                load = replies.load(event.get(Event.LOADED))
             load.update(printed(event))
             self.load = load
             if load["status"] != Load.OK:
@@ -223,8 +223,8 @@ class Plan:
         """A trace's reply goes with its check's outcome; anything else ends the tracing."""
         reply = event.get(Event.REPLY)
         if (not event.get(Event.LATE) and Event.CRASHED not in event and isinstance(reply, dict)
-                and reply.get("token") == step["token"] and isinstance(reply.get("trace"), dict)
-                and _well_formed_outcome(reply.get("outcome"))):
+                and reply.get("token") == step["token"] and replies.trace(reply.get("trace"))
+                and replies.outcome(reply.get("outcome"))):
             self.outcomes[step["check"]] = dict(self.outcomes[step["check"]], trace=dict(
                 reply["trace"], outcome=reply["outcome"]))
         else:
@@ -250,22 +250,9 @@ class Plan:
             self.stopping = True
             outcome = outcome_record(crashed=event[Event.CRASHED], **shown)
         elif (isinstance(reply, dict) and reply.get("token") == step["token"]
-              and _well_formed_outcome(reply.get("outcome"))):
+              and replies.outcome(reply.get("outcome"))):
             outcome = dict(reply["outcome"], **shown)
         else:                  # not an answer to this call: a forger, never loaded again
             self.reason, self.stopping, self.given_up = GARBLED, True, True
             outcome = outcome_record(crashed=Load.GARBLED, **shown)
         self.outcomes[index] = outcome
-
-
-def _well_formed_load(load):
-    """A load from the worker, or "garbled" if it is not one."""
-    if isinstance(load, dict) and isinstance(load.get("status"), str):
-        return dict(load)
-    return load_record(Load.GARBLED)
-
-
-def _well_formed_outcome(outcome):
-    return (isinstance(outcome, dict) and len({Outcome.VALUE, Outcome.ERROR, Outcome.MISSING} & set(outcome)) == 1
-            and (not isinstance(outcome.get(Outcome.ERROR), dict) or "type" in outcome[Outcome.ERROR])
-            and (Outcome.ERROR not in outcome or isinstance(outcome[Outcome.ERROR], dict)))

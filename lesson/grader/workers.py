@@ -346,7 +346,7 @@ def _reply(line, key):
     """
     try:
         message = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):        # not JSON, or nested past Python's stack
         return None
     if key == Event.LOADED:
         return message.get("load") if isinstance(message, dict) else None
