@@ -286,6 +286,10 @@ def test_human_report_ends_with_the_count(results, case):
     assert lines and lines[-1] == f"{passed} passed, {len(KEYS) - passed} failed", run.stdout[-1500:]
     assert (run.returncode == 0) is (passed == len(KEYS)), f"exit {run.returncode}"
     assert "Traceback (most recent call last)" not in run.stdout + run.stderr
+    # nothing the file made reaches the terminal as a control character (an
+    # escape code, a right-to-left override): the report shows them escaped
+    odd = {c for c in run.stdout + run.stderr if not c.isprintable() and c not in "\n\t"}
+    assert not odd, sorted(odd)
     if case.get("human_max_seconds"):
         assert run.seconds <= case["human_max_seconds"], f"{run.seconds:.1f} s"
 

@@ -59,16 +59,17 @@ def run(path, time_limit=TIME_LIMIT, shown_as=None, sandbox=None, memory_limit=M
     sandbox = sandbox or sandbox_mode()
     seed = new_seed() if seed is None else seed
     checks = checks_for(seed)
-    code = None
     try:
         snapshot = snapshot or read_submission(path)
         load, outcomes = grade(path, time_limit, sandbox, memory_limit, checks, snapshot)
         submission = snapshot[0]           # its code, read (never run) for the hints
         code = submission and reading.facts(submission.files[submission.main], submission.main)
+        result = judged(load, outcomes, time_limit, checks, shown_as, code)
     except Exception as error:             # a bug of ours: one sentence, not a traceback
-        load, outcomes = load_record(Load.INTERNAL, message=repr(error)[:300]), {}
-    return dict(judged(load, outcomes, time_limit, checks, shown_as, code), sandbox=sandbox,
-                seed=seed, seconds=round(time.monotonic() - started, 3))
+        result = judged(load_record(Load.INTERNAL, message=repr(error)[:300]), {}, time_limit,
+                        checks, shown_as)
+    return dict(result, sandbox=sandbox, seed=seed,
+                seconds=round(time.monotonic() - started, 3))
 
 
 def judged(load, outcomes, time_limit, checks, shown_as, code=None):

@@ -359,8 +359,15 @@ def _note_lines(load):
 # --- The report as text ------------------------------------------------------------
 
 def line_text(record):
-    """A record as the terminal prints it: indent, label, text."""
-    return " " * record["indent"] + record["label"].ljust(record["pad"]) + record["text"]
+    """A record as the terminal prints it: indent, label, text, on one line
+    whatever the learner's code made of it (a message of its own, an
+    exception's name): control characters shown escaped.
+
+    >>> line_text(line("ValueError\\u202e: \\x1b[2J\\x1b[32mPASS", indent=8))
+    '        ValueError\\\\u202e: \\\\x1b[2J\\\\x1b[32mPASS'
+    """
+    return visible(" " * record["indent"] + record["label"].ljust(record["pad"])
+                   + record["text"], keep="\t")
 
 
 def text_lines(report):

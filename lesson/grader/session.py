@@ -136,7 +136,7 @@ def _checker_failed(form, result, time_limit, points, facts, prog):
     """The checker failed on a file (its sandbox did not start, say): one line
     on stderr, the grader's error in a platform's document (Gradescope has
     none: its run without a results.json is a failed one), and exit 3."""
-    print(f"{prog}: error: {result['problem']}", file=sys.stderr)
+    print(f"{prog}: error: {report.visible(result['problem'], keep='')}", file=sys.stderr)
     if form == "json":
         print(json.dumps(dict(facts, error=result["problem"], files=[], skipped=[]),
                          indent=1, allow_nan=False))
