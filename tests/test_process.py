@@ -87,11 +87,15 @@ def test_the_sandbox_is_built_up_from_nothing():
     binds = [tuple(command[i + 1:i + 3]) for i, arg in enumerate(command)
              if arg in ("--ro-bind", "--ro-bind-try")]
     python = {source for source, _ in places.python_paths()} | set(places.mapped_libraries())
-    allowed = ({"/usr", os.devnull, places.HARNESS, "/proc/sys", "/proc/sysrq-trigger"}
-               | set(bubblewrap.ETC_FILES) | python)
+    allowed = ({os.devnull, places.HARNESS, "/proc/sys", "/proc/sysrq-trigger"}
+               | set(bubblewrap.SYSTEM) | set(bubblewrap.ETC_FILES) | python)
     assert binds and all(source in allowed for source, _ in binds), binds
     assert ("/", "/") not in binds and not any(s.startswith(("/run", "/var", "/srv", "/opt"))
                                                for s, _ in binds)
+    # of /usr, its programs, libraries and time zones: never all of it, never
+    # /usr/local, /usr/src or /usr/share, where people keep their own things
+    assert not any(s in ("/usr", "/usr/local", "/usr/src", "/usr/share")
+                   or s.startswith(("/usr/local/src", "/usr/local/share")) for s, _ in binds)
     copies = places.lesson_copies(tuple(seen for _, seen in binds))
     hidden = {command[i + 1] for i, arg in enumerate(command) if arg == "--tmpfs"}
     hidden |= {seen for source, seen in binds if source == os.devnull}

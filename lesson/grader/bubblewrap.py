@@ -8,8 +8,11 @@ hidden(places, hide)     what it hides again inside what it shows
 
 The sandbox starts from an empty root and adds, read-only, only what a
 Python process needs, each found by rule, never by a list of places to
-hide: /usr and the /bin, /lib* links (or their real folders where /usr is
-not merged); of /etc, the loader's cache and the time zone, and a passwd
+hide: of /usr, its programs and libraries (bin, sbin, lib*, libexec) and
+the time zones, not /usr/local, /usr/src or the rest of /usr/share, where
+people keep their own things; the /bin, /lib* links (or their real
+folders where /usr is not merged); of /etc, the loader's cache and the
+time zone, and a passwd
 and group naming only the learner; the Python running the checker (its
 executable and every link to it, its standard library, its site-packages,
 the user's site-packages where it reads them); every shared library that
@@ -19,7 +22,9 @@ it lies (``places.mapped_libraries``).  Then a fresh /proc and /dev, and
 /srv, /opt, /mnt, /media, no other /etc file, no socket, no other folder
 of any home.  Every copy of the lesson in what is shown (its installed
 package, its metadata) is hidden again, so a learner's code cannot borrow
-the lesson's answers, whatever it imports or reads.  The worker is the
+the lesson's answers, whatever it imports or reads; and so is the class
+folder, and the folder that holds it (the grades beside it), where what
+is shown would hold them.  The worker is the
 sandbox's first process (``--as-pid-1``): no process of bubblewrap's is
 there for the learner's code to read or reach through /proc: the
 harness's ``stand_guard`` stays there, undumpable, and forks the worker.
@@ -39,6 +44,8 @@ SANDBOX_HARNESS = "/tmp/.lesson-harness.py"   # where the sandbox shows the harn
 WORK_SIZE = 128 << 20           # bytes of the sandbox's writable folders, each
 SHM_SIZE = 16 << 20             # bytes of its /dev/shm (multiprocessing's semaphores)
 SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+SYSTEM = ("/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32",
+          "/usr/libexec", "/usr/share/zoneinfo")     # what is shown of /usr, where it is
 ETC_FILES = ("/etc/ld.so.cache", "/etc/localtime")   # what the loader and Python read
 
 
@@ -75,8 +82,9 @@ def command(argv, hide=(), data=()):
     out = [bwrap() or "bwrap", "--cap-drop", "ALL",   # as root, bwrap keeps root's powers
            "--unshare-pid", "--as-pid-1",           # no process of bwrap's in the sandbox
            "--unshare-ipc", "--unshare-uts", "--unshare-net",
-           "--unshare-cgroup-try", "--die-with-parent", "--new-session",
-           "--ro-bind", "/usr", "/usr"]
+           "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
+    for path in system_folders():
+        out += ["--ro-bind", path, path]
     for path in SYSTEM_LINKS:
         if os.path.islink(path):
             out += ["--symlink", os.readlink(path), path]
@@ -103,6 +111,11 @@ def command(argv, hide=(), data=()):
     return out + [arg if arg != HARNESS else SANDBOX_HARNESS for arg in argv]
 
 
+def system_folders():
+    """The folders of SYSTEM this machine has (a link among them shown as one)."""
+    return [path for path in SYSTEM if os.path.isdir(path)]
+
+
 def identity():
     """The sandbox's /etc/passwd and /etc/group, naming only the learner (the
     checker's own ids, which the sandbox keeps), as bytes: ``getpass.getuser()``
@@ -114,13 +127,13 @@ def identity():
 
 @functools.lru_cache(maxsize=None)
 def shown():
-    """What the sandbox shows beyond /usr and /etc's few files, read-only, as
+    """What the sandbox shows beyond the system and /etc's few files, read-only, as
     sorted (source, where seen) pairs: the Python running the checker
     (``python_paths``) and the shared libraries it maps that lie elsewhere.
     A place inside another one shown is left out (that one shows it)."""
     pairs = set(python_paths())
     pairs |= {(path, path) for path in mapped_libraries()}
-    system = ["/usr"] + [p for p in SYSTEM_LINKS if os.path.islink(p)]
+    system = system_folders() + [p for p in SYSTEM_LINKS if os.path.islink(p)]
     pairs = {(s, w) for s, w in pairs if not (inside(w, system) and inside(s, system))}
     seen = sorted({w for _, w in pairs})
     return sorted({(s, w) for s, w in pairs if not inside(w, seen, strictly=True)},
@@ -130,12 +143,17 @@ def shown():
 def hidden(places, hide=()):
     """What the sandbox hides again inside what it shows: every copy of the
     lesson there (``lesson_copies``), and each folder of ``hide`` (the
-    class folder, the submission's own) that lies inside a place shown, at
+    class folder, the submission's own) that lies inside a place shown,
+    with the folder that holds it unless that holds a place shown, at
     every path where the sandbox shows it."""
-    folders = [os.path.realpath(seen) for seen in ["/usr"] + [seen for _, seen in places]]
+    roots = system_folders() + [seen for _, seen in places]
+    folders = [os.path.realpath(seen) for seen in roots]
     inner = [os.path.realpath(p) for p in hide if p and os.path.isdir(p)]
     inner = [p for p in inner if inside(p, folders)]
-    copies = lesson_copies(tuple(["/usr"] + [s for s, _ in places]))
+    inner += [os.path.dirname(p) for p in inner
+              if inside(os.path.dirname(p), folders, strictly=True)
+              and not any(inside(f, [os.path.dirname(p)]) for f in folders)]
+    copies = lesson_copies(tuple(system_folders() + [s for s, _ in places]))
     return _aliases(list(copies) + inner, places)
 
 

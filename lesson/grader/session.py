@@ -180,7 +180,7 @@ def _make_folder(option, folder):
     if folder is None:
         return
     try:
-        os.makedirs(folder, exist_ok=True)
+        os.makedirs(folder, mode=0o700, exist_ok=True)
     except FileExistsError:
         raise ValueError(f"{option} {printable(folder)}: that is a file, not a folder") from None
     except OSError as error:
@@ -237,8 +237,7 @@ def _saver(folder, entries, facts):
         entry = {k: v for k, v in result.items() if k != "load"}
         path = os.path.join(folder, names[index])
         part = f"{path}.{os.getpid()}.part"
-        with open(part, "w", encoding="utf-8") as file:
-            json.dump(dict(facts, file=entry), file, indent=1, allow_nan=False)
+        _write_private(part, json.dumps(dict(facts, file=entry), indent=1, allow_nan=False))
         os.replace(part, path)
     return save
 
@@ -252,10 +251,17 @@ def _document(form, result, time_limit, points):
 def _write_documents(folder, entries, documents):
     """One document per submission into folder, named after it; say where."""
     for name, document in zip(classroom.document_names(entries), documents):
-        with open(os.path.join(folder, name), "w", encoding="utf-8") as file:
-            file.write(document + "\n")
+        _write_private(os.path.join(folder, name), document + "\n")
         print(f"wrote {printable(os.path.join(folder, name))}")
     print()
+
+
+def _write_private(path, text):
+    """Write a result where only the teacher may read it (0600): a learner's
+    code running as a user of its own must not read its classmates'."""
+    with open(path, "w", encoding="utf-8",
+              opener=lambda name, flags: os.open(name, flags, 0o600)) as file:
+        file.write(text)
 
 
 def _print_report(result, time_limit, several):

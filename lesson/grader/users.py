@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 
-from lesson.grader.places import HARNESS, LESSON_HOME, lesson_copies, site_places
+from lesson.grader.places import HARNESS, LESSON_HOME, inside, lesson_copies, site_places
 
 
 @functools.lru_cache(maxsize=None)
@@ -258,7 +258,7 @@ def _others_may_pass(folder):
 #
 # As a user of its own, a learner's code could still read a copy of the lesson
 # that every user may read (a venv's site-packages, the checkout the checker
-# runs from).  Each copy gets, while the checker runs, one entry in its POSIX
+# runs from, with its history and its built copies).  Each copy gets, while the checker runs, one entry in its POSIX
 # access control list that denies the learners' group everything: no other
 # user loses anything, and an entry left behind by a checker that was killed
 # names a group no one is in.
@@ -273,16 +273,15 @@ ACL_USER_OBJ, ACL_USER, ACL_GROUP_OBJ, ACL_GROUP, ACL_MASK, ACL_OTHER = 1, 2, 4,
 def lesson_hidden(mode, platform=False):
     """While it lasts, in mode "user", no copy of the lesson this checker
     knows of is readable by the learners' group (``lesson_copies`` of the
-    places Python keeps packages, and the git checkout the lesson runs from);
+    places Python keeps packages, and the checkout it runs from:
+    ``checkout_entries``);
     on a platform (``platform``), a copy the list cannot hold is made
     readable by its owner alone (``lock_away``).  Yields what it could not
     hide (a file system without access control lists, say)."""
     if mode != "user":
         yield []
         return
-    places = list(lesson_copies(site_places()))
-    checkout = os.path.join(os.path.dirname(os.path.realpath(LESSON_HOME)), ".git")
-    places += [checkout] if os.path.isdir(checkout) else []
+    places = sorted(set(lesson_copies(site_places())) | set(checkout_entries()))
     hidden, left = [], []
     for path in places:
         try:
@@ -300,6 +299,20 @@ def lesson_hidden(mode, platform=False):
                 _set_group(path, learners_group(), deny=False)
             except OSError:
                 pass
+
+
+def checkout_entries():
+    """When the lesson runs from a folder of its own (a checkout, an editable
+    install), every entry of that folder but what holds the Python running
+    the checker: its history, its built copies (build/lib/lesson), its docs
+    and tests.  None when it runs from a site-packages."""
+    home = os.path.dirname(os.path.realpath(LESSON_HOME))
+    if os.path.basename(home).endswith("-packages"):
+        return []
+    pythons = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    entries = [os.path.join(home, name) for name in sorted(os.listdir(home))]
+    return [path for path in entries if not os.path.islink(path)
+            and not any(inside(python, [path]) for python in pythons)]
 
 
 def _set_group(path, gid, deny):
