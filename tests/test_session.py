@@ -85,6 +85,17 @@ def test_results_record_the_limits_the_files_were_graded_with(mixed_class):
     assert saved["file"]["file"] == os.path.join("class", "bo.py")
 
 
+def test_results_and_documents_are_the_teachers_alone(mixed_class):
+    """A learner's code running as a user of its own cannot read its
+    classmates' results: each file 0600, each folder the checker makes 0700."""
+    for option in (["--results", "out"], ["--format", "gradescope", "--output-dir", "docs"]):
+        check("--no-sandbox", *option, "class", cwd=mixed_class.parent)
+        folder = mixed_class.parent / option[-1]
+        assert folder.stat().st_mode & 0o777 == 0o700, oct(folder.stat().st_mode)
+        modes = {path.name: path.stat().st_mode & 0o777 for path in folder.iterdir()}
+        assert modes and set(modes.values()) == {0o600}, modes
+
+
 def test_documents_are_named_after_each_submissions_path_in_the_class(mixed_class):
     """The name keeps the student's folder, and does not change with the
     other files graded."""

@@ -35,11 +35,14 @@ THREAT_MODEL = {
                     "private copy: no other file of this machine (the class folder, grades, "
                     "homes, /etc, /run, /srv, /opt), no socket, no network, no other "
                     "process, no kernel keyring, no namespace of its own, no copy of the "
-                    "lesson to borrow; its memory, files and processes are capped, and "
+                    "lesson to borrow; each of its processes is capped in memory and file "
+                    "size, their number is capped (the checker not being root), and "
                     "nothing it starts outlives its check",
-        "cannot": "it can still read what the system and that Python hold (installed "
-                  "programs and packages), use the processor for its time limit, and hand "
-                  "in a copy of the published solution"},
+        "cannot": "it can still read what the system and that Python hold (its programs, "
+                  "libraries and installed packages), use the processor for its time "
+                  "limit and its memory cap in each of its processes (run by root, it "
+                  "may start processes without number: the kernel caps no process of "
+                  "root's), and hand in a copy of the published solution"},
     "user": {
         "title": "no sandbox: each submission runs as a user of its own",
         "when": "as root, where bubblewrap is not installed or cannot run (a grading "
@@ -55,8 +58,10 @@ THREAT_MODEL = {
                     "are unreadable to it",
         "cannot": "it can read whatever every user may read on this machine (a class "
                   "folder others can read, a copy of the lesson the checker does not "
-                  "know of), see other processes' command lines, and write to /tmp "
-                  "(cleaned after)"},
+                  "know of), see other processes' command lines, use its memory cap in "
+                  "each of its processes, and write where every user may (/tmp, "
+                  "/var/tmp, /dev/shm, /run/lock: what it leaves there is removed when "
+                  "its check ends)"},
     "none": {
         "title": "no sandbox: each submission runs with your rights",
         "when": "otherwise: without bubblewrap, or with --no-sandbox, as any user but "

@@ -15,12 +15,19 @@ import pwd
 import random
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import threading
 import time
 
 from lesson.grader.places import HARNESS, LESSON_HOME, inside, lesson_copies, site_places
+
+# Where every user may write on a Linux system: a learner's files left there
+# (and in any folder inside them that every user may write to and reach:
+# ``shared_folders``) are removed when its worker stops.
+SHARED = ("/tmp", "/var/tmp", "/dev/shm", "/dev/mqueue", "/run/lock", "/var/lock",
+          "/var/crash")
 
 
 @functools.lru_cache(maxsize=None)
@@ -88,7 +95,7 @@ class Learner:
         group too), remove its files from the shared temporary folders, and
         its own folders; give its id back."""
         _end_processes([self.uid])
-        for place in ("/tmp", "/var/tmp", "/dev/shm"):
+        for place in shared_folders():
             _remove_owned(place, self.uid)
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
@@ -191,6 +198,35 @@ def _processes_of(uid):
                 and not fields.get("State", "").strip().startswith(("Z", "X"))):
             pids.append(int(name))
     return pids
+
+
+@functools.lru_cache(maxsize=None)
+def shared_folders():
+    """The folders of SHARED, and every folder inside them that every user
+    may write to and reach (a class's /tmp/scratch, say), as found once per
+    checker run: where a learner's code could leave a file."""
+    found = set()
+
+    def walk(folder, depth):
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            return
+        for entry in entries:
+            try:
+                if not entry.is_dir(follow_symlinks=False):
+                    continue
+                mode = entry.stat(follow_symlinks=False).st_mode
+            except OSError:
+                continue
+            if mode & stat.S_IWOTH:
+                found.add(entry.path)
+            if mode & stat.S_IXOTH and depth < 6:
+                walk(entry.path, depth + 1)
+    for place in {os.path.realpath(p) for p in SHARED if os.path.isdir(p)}:
+        found.add(place)
+        walk(place, 0)
+    return tuple(sorted(found))
 
 
 def _remove_owned(folder, uid):
