@@ -286,6 +286,9 @@ def test_weights_are_announced_once_briefly(open_page):
     from playwright.sync_api import expect     # here: the browser fixture found Playwright
     view = open_page("index")
     assert view.page.locator(".softmax-widget [aria-live]").count() == 1
+    # the weights the page opened with are said first, once its timer runs
+    view.page.wait_for_function("document.querySelector('.sw-live').textContent !== ''",
+                                timeout=10_000)
     view.page.evaluate("""() => {
         window.said = [];
         const live = document.querySelector(".sw-live");

@@ -78,12 +78,17 @@ class Line(typing.TypedDict):
 def line(text="", *, role="text", check=None, indent=0, label="", pad=0, verdict=None,
          lines=(), links=(), at=None) -> Line:
     """One record of a report (``Line``; see the module's docstring for its keys).
+    Its text is one line, whatever the learner's code made of it (a message
+    of its own, an exception's name): control characters shown escaped, in
+    the terminal and in the page alike.
 
     >>> line_text(line("[0.5, 0.5]", role="detail", indent=8, label="got:", pad=FIELD))
     '        got:      [0.5, 0.5]'
+    >>> line("ValueError\\u202e: \\x1b[2J\\x1b[32mPASS")["text"]
+    'ValueError\\\\u202e: \\\\x1b[2J\\\\x1b[32mPASS'
     """
     return {"role": role, "check": check, "indent": indent, "label": label, "pad": pad,
-            "text": text, "verdict": verdict, "lines": list(lines),
+            "text": visible(text, keep="\t"), "verdict": verdict, "lines": list(lines),
             "links": [list(link) for link in links], "at": at}
 
 
@@ -359,15 +364,8 @@ def _note_lines(load):
 # --- The report as text ------------------------------------------------------------
 
 def line_text(record):
-    """A record as the terminal prints it: indent, label, text, on one line
-    whatever the learner's code made of it (a message of its own, an
-    exception's name): control characters shown escaped.
-
-    >>> line_text(line("ValueError\\u202e: \\x1b[2J\\x1b[32mPASS", indent=8))
-    '        ValueError\\\\u202e: \\\\x1b[2J\\\\x1b[32mPASS'
-    """
-    return visible(" " * record["indent"] + record["label"].ljust(record["pad"])
-                   + record["text"], keep="\t")
+    """A record as the terminal prints it: indent, label, text."""
+    return " " * record["indent"] + record["label"].ljust(record["pad"]) + record["text"]
 
 
 def text_lines(report):
