@@ -67,7 +67,7 @@ def bwrap_starts():
     return done.returncode == 0
 
 
-def command(argv, hide=(), data=()):
+def command(argv, hide=(), data=(), learner=None):
     """``argv`` run in bubblewrap's sandbox (see the module's docstring).
 
     bwrap sets the sandbox up in the order of its arguments, each on top of
@@ -78,8 +78,14 @@ def command(argv, hide=(), data=()):
     (argv's path to it) is shown at SANDBOX_HARNESS.  ``data`` is pairs
     (file descriptor, path): each file's bytes, read from the descriptor,
     shown read-only at the path (the passwd and group of ``identity``).
+    ``learner`` (uid, gid): run by root, the worker becomes that user of its
+    own (``harness.set_limits``) before any learner code runs, so the
+    kernel caps its processes and no file of root's is its own: the powers
+    to change user are kept for that, the sandbox's /tmp and home made
+    writable by it.
     """
     out = [bwrap() or "bwrap", "--cap-drop", "ALL",   # as root, bwrap keeps root's powers
+           *(["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"] if learner else []),
            "--unshare-pid", "--as-pid-1",           # no process of bwrap's in the sandbox
            "--unshare-ipc", "--unshare-uts", "--unshare-net",
            "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
@@ -99,7 +105,8 @@ def command(argv, hide=(), data=()):
             "--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger",
             "--dev", "/dev", "--perms", "1777", "--size", str(SHM_SIZE), "--tmpfs", "/dev/shm",
             "--remount-ro", "/dev",                 # else root fills it: RAM, no cap
-            "--size", str(WORK_SIZE), "--tmpfs", "/tmp",
+            "--perms", "1777", "--size", str(WORK_SIZE), "--tmpfs", "/tmp",
+            *(["--perms", "0777"] if learner else []),
             "--size", str(WORK_SIZE), "--tmpfs", SANDBOX_HOME]
     places = shown()
     for source, seen in places:
@@ -107,8 +114,45 @@ def command(argv, hide=(), data=()):
     for path in hidden(places, hide):
         out += (["--ro-bind", os.devnull, path] if os.path.isfile(path) else
                 ["--tmpfs", path, "--remount-ro", path])
-    out += ["--chdir", SANDBOX_HOME, "--ro-bind", HARNESS, SANDBOX_HARNESS, "--"]
-    return out + [arg if arg != HARNESS else SANDBOX_HARNESS for arg in argv]
+    out += ["--chdir", SANDBOX_HOME, "--ro-bind", HARNESS, SANDBOX_HARNESS]
+    if learner:                     # run by root, bwrap makes the folders on the way 0700
+        out = _open_ways(out)
+    return out + ["--"] + [arg if arg != HARNESS else SANDBOX_HARNESS for arg in argv]
+
+
+# How many arguments each of bwrap's options takes, for those that make a place.
+_PLACES = {"--ro-bind": 2, "--ro-bind-try": 2, "--ro-bind-data": 2, "--symlink": 2,
+           "--proc": 1, "--dev": 1, "--tmpfs": 1}
+
+
+def _open_ways(options):
+    """The options, each place they make preceded by every folder on the way
+    to it, made 0755 if it is not there yet: a user of its own may pass
+    where root made the way (an earlier mount, such as /tmp's, may have
+    covered a folder made before it, so each place gets its own).
+
+    >>> _open_ways(["--unshare-pid", "--ro-bind", "/r/py", "/r/py", "--tmpfs", "/h/x"])
+    ['--unshare-pid', '--perms', '0755', '--dir', '/r', '--ro-bind', '/r/py', '/r/py', \
+'--perms', '0755', '--dir', '/h', '--tmpfs', '/h/x']
+    """
+    out, index = [], 0
+    while index < len(options):
+        option = options[index]
+        taken = 1 + _PLACES.get(option, 0)
+        if option in _PLACES:
+            ways, path = [], os.path.dirname(options[index + taken - 1])
+            while path not in ("/", ""):
+                ways.insert(0, path)
+                path = os.path.dirname(path)
+            modifiers = []                  # --perms, --size: they go with the place
+            while out and out[-2:-1] and out[-2] in ("--perms", "--size"):
+                modifiers = out[-2:] + modifiers
+                del out[-2:]
+            out += [arg for way in ways for arg in ("--perms", "0755", "--dir", way)]
+            out += modifiers
+        out += options[index:index + taken]
+        index += taken
+    return out
 
 
 def system_folders():
@@ -116,11 +160,12 @@ def system_folders():
     return [path for path in SYSTEM if os.path.isdir(path)]
 
 
-def identity():
+def identity(learner=None):
     """The sandbox's /etc/passwd and /etc/group, naming only the learner (the
-    checker's own ids, which the sandbox keeps), as bytes: ``getpass.getuser()``
-    and ``~`` work, and no account of this machine is named."""
-    uid, gid = os.getuid(), os.getgid()
+    ids of ``learner``, or the checker's own, which the sandbox keeps), as
+    bytes: ``getpass.getuser()`` and ``~`` work, and no account of this
+    machine is named."""
+    uid, gid = learner or (os.getuid(), os.getgid())
     return (f"learner:x:{uid}:{gid}:learner:{SANDBOX_HOME}:/bin/sh\n".encode(),
             f"learner:x:{gid}:\n".encode())
 

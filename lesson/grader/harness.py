@@ -961,13 +961,20 @@ def load_file(path):
 
 def set_limits(limits):
     """Limits on this process and all it starts, before any learner code runs:
-    {"memory": bytes of address space, "file_size": bytes one file may have,
-    "processes": how many the user may run, "sealed": True for no network,
-    no socket of the machine and no kernel keyring (``seal``)}; no core files."""
+    {"user": [uid, gid] to become first (root in the sandbox: a user of its
+    own, whose processes the kernel counts), "memory": bytes of address
+    space, "file_size": bytes one file may have, "processes": how many the
+    user may run, "sealed": True for no network, no socket of the machine
+    and no kernel keyring (``seal``)}; no core files."""
     try:
         import resource
     except ImportError:                      # the page's Python: the browser limits it
         return
+    if limits.get("user"):                   # every power of root's goes with it
+        uid, gid = limits["user"]
+        os.setgroups([])
+        os.setgid(gid)
+        os.setuid(uid)
     if limits.get("sealed"):
         seal()
     in_use = _in_use()

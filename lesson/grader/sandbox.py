@@ -36,13 +36,14 @@ THREAT_MODEL = {
                     "homes, /etc, /run, /srv, /opt), no socket, no network, no other "
                     "process, no kernel keyring, no namespace of its own, no copy of the "
                     "lesson to borrow; each of its processes is capped in memory and file "
-                    "size, their number is capped (the checker not being root), and "
+                    "size, and their number is capped (run by root, the checker runs it "
+                    "as a user of its own inside, whose processes the kernel counts); "
                     "nothing it starts outlives its check",
         "cannot": "it can still read what the system and that Python hold (its programs, "
                   "libraries and installed packages), use the processor for its time "
-                  "limit and its memory cap in each of its processes (run by root, it "
-                  "may start processes without number: the kernel caps no process of "
-                  "root's), and hand in a copy of the published solution"},
+                  "limit and its memory cap in each of its processes (and, run by root "
+                  "with a Python closed to other users, start processes without "
+                  "number), and hand in a copy of the published solution"},
     "user": {
         "title": "no sandbox: each submission runs as a user of its own",
         "when": "as root, where bubblewrap is not installed or cannot run (a grading "

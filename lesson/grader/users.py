@@ -51,6 +51,28 @@ def may_switch_user():
         learner.remove()
 
 
+@functools.lru_cache(maxsize=None)
+def becomes_learner_in_sandbox():
+    """Run by root, may a worker in bubblewrap's sandbox become a user of its
+    own (``bubblewrap.command``'s ``learner``) and still run the checker's
+    Python there?  Not where that Python is closed to other users."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return False
+    from lesson.grader import bubblewrap
+    learner = Learner(own_folder=False)
+    user = (learner.uid, learner.gid)
+    code = (f"import os; os.setgroups([]); os.setgid({user[1]}); os.setuid({user[0]}); "
+            f"import json, decimal, tempfile; tempfile.mkstemp(); open('x', 'w')")
+    try:
+        done = subprocess.run(bubblewrap.command([sys.executable, "-E", "-c", code],
+                                                 learner=user), capture_output=True, timeout=20)
+        return done.returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+    finally:
+        learner.remove()
+
+
 class Learner:
     """A user of its own for one worker's learner code (mode "user"): a user
     id that no account names and no process uses, in the learners' group
@@ -68,11 +90,13 @@ class Learner:
     used = set()                # every id this checker has run a learner's code as
     _lock = threading.Lock()
 
-    def __init__(self):
+    def __init__(self, own_folder=True):
         import tempfile
         self.uid, self.gid = _free_id(self._taken, self._lock), learners_group()
         Learner.used.add(self.uid)
         self.folder = None
+        if not own_folder:                         # in the sandbox: its home is the sandbox's
+            return
         try:
             self.folder = tempfile.mkdtemp(prefix="lesson-check-", dir=_passable_temp())
             os.chmod(self.folder, 0o711)           # it may pass, not list

@@ -47,12 +47,13 @@ FILE_SIZE = 64 << 20            # bytes one file a worker writes may have
 MEMORY_LIMIT = 1024             # MiB of address space a worker may use
 
 
-def limits(memory_limit=MEMORY_LIMIT, uid=None, sealed=False):
-    """The harness's limits for a worker: memory, file size, processes, and
+def limits(memory_limit=MEMORY_LIMIT, uid=None, sealed=False, user=None):
+    """The harness's limits for a worker: memory, file size, processes,
     whether it is sealed from the network, the machine's sockets and its
-    keyrings (``harness.seal``)."""
+    keyrings (``harness.seal``), and the user (uid, gid) it becomes first
+    in the sandbox, if any."""
     return {"memory": memory_limit << 20, "file_size": FILE_SIZE,
-            "processes": _process_limit(uid), "sealed": sealed}
+            "processes": _process_limit(uid), "sealed": sealed, "user": user}
 
 
 def _process_limit(uid=None):
@@ -82,10 +83,13 @@ class Worker:
         err_read, err_write = os.pipe()
         env = {"PATH": os.defpath, "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8",
                "TERM": os.environ.get("TERM", "dumb"), MARK: self.token}
-        harness, keywords, data, uid = places.HARNESS, {}, [], None
+        harness, keywords, data, uid, become = places.HARNESS, {}, [], None, None
         if mode == "bwrap":
-            data = [(_readable(content), path)
-                    for content, path in zip(bubblewrap.identity(), ("/etc/passwd", "/etc/group"))]
+            if users.becomes_learner_in_sandbox():   # root: a user of its own inside, too
+                self.learner = users.Learner(own_folder=False)
+                uid, become = self.learner.uid, (self.learner.uid, self.learner.gid)
+            data = [(_readable(content), path) for content, path in
+                    zip(bubblewrap.identity(become), ("/etc/passwd", "/etc/group"))]
             cwd = "/"           # bwrap's own process, which others may look into, not the class's
             env["HOME"], env["TMPDIR"] = bubblewrap.SANDBOX_HOME, "/tmp"
         elif mode == "user":                   # its files go where stop() removes them
@@ -97,7 +101,7 @@ class Worker:
             env["HOME"] = env["TMPDIR"] = cwd
         command = [sys.executable, "-E", "-u", harness, str(replies_write), str(requests_read)]
         if mode == "bwrap":
-            command = bubblewrap.command(command, submission.hide, data)
+            command = bubblewrap.command(command, submission.hide, data, become)
         passed = [replies_write, requests_read] + [fd for fd, _ in data]
         try:
             with _REAPING:                     # a worker is never taken for an orphan
@@ -122,7 +126,7 @@ class Worker:
         self._write({"files": {name: base64.b64encode(data).decode()
                                for name, data in submission.files.items()},
                      "main": submission.main,
-                     "limits": limits(memory_limit, uid, sealed=mode != "none"),
+                     "limits": limits(memory_limit, uid, sealed=mode != "none", user=become),
                      "sites": places.user_site()})
 
     def send(self, request):
