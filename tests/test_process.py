@@ -17,7 +17,7 @@ import uuid
 
 import pytest
 
-from lesson.grader import bubblewrap, contract, places, process, report, snapshot
+from lesson.grader import bubblewrap, contract, places, process, report, snapshot, users
 
 from helpers import SAMPLES      # tests/learner_corpus and the site's samples
 from helpers import MARK, ROOT, check, leftovers, starts_processes
@@ -100,6 +100,38 @@ def test_the_sandbox_is_built_up_from_nothing():
     hidden = {command[i + 1] for i, arg in enumerate(command) if arg == "--tmpfs"}
     hidden |= {seen for source, seen in binds if source == os.devnull}
     assert set(copies) <= hidden
+
+
+def test_run_by_root_the_worker_is_a_user_of_its_own_in_the_sandbox(tmp_path):
+    """As root, the learner's code in the sandbox runs as a user of its own,
+    with no group and no power, so the kernel caps its processes (it caps no
+    process of root's) and no file of root's is its own."""
+    if not (bubblewrap.bwrap_starts() and os.geteuid() == 0):
+        pytest.skip("needs bubblewrap, run by root")
+    if not users.becomes_learner_in_sandbox():
+        pytest.skip("the checker's Python is closed to other users: the worker stays root")
+    path = tmp_path / "softmax_exercise.py"
+    path.write_text("""import os, resource, time
+status = open("/proc/self/status").read()
+print("who", os.getuid(), os.getgid(), len(os.getgroups()),
+      status.split("CapEff:")[1].split()[0], resource.getrlimit(resource.RLIMIT_NPROC)[0])
+started = 0
+try:
+    for _ in range(1000):
+        if os.fork() == 0:
+            time.sleep(2)
+            os._exit(0)
+        started += 1
+except OSError:
+    pass
+print("started", started)
+""" + (SAMPLES / "correct_lists.py").read_text())
+    result = process.run(str(path), sandbox="bwrap")
+    who, started = [line.split()[1:] for line in result["stdout"].splitlines()[:2]]
+    uid, gid, groups, powers, cap = who
+    assert uid != "0" and gid != "0" and groups == "0" and int(powers, 16) == 0, who
+    assert int(started[0]) < int(cap) <= 1000, (started, cap)
+    assert result["passed"] == 20, result["problem"]
 
 
 @pytest.mark.parametrize("mode", ["bwrap", "none"])
