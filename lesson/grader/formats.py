@@ -268,6 +268,9 @@ def junit(results, time_limit):
 
 # --- What the command line and the bundles ask ----------------------------------
 
+MOST_POINTS = 1_000_000      # a check worth more has no use, and its total may not be a float
+
+
 def points(texts):
     """--points: each 'FUNCTION=POINTS' -> {function: points for each of its checks}.
 
@@ -277,6 +280,10 @@ def points(texts):
     Traceback (most recent call last):
     ...
     ValueError: --points soft=2: no function soft (the functions are softmax, naive_softmax, rows_normalised, entropy)
+    >>> points(["softmax=1e308"])
+    Traceback (most recent call last):
+    ...
+    ValueError: --points softmax=1e308: give the points for each check of softmax as a number from 0 to 1,000,000, e.g. softmax=2
     """
     given = {}
     for text in texts:
@@ -288,9 +295,10 @@ def points(texts):
             worth = float(value)
         except ValueError:
             worth = math.nan
-        if not math.isfinite(worth) or worth < 0:
+        if not (math.isfinite(worth) and 0 <= worth <= MOST_POINTS):
             raise ValueError(f"--points {text}: give the points for each check of "
-                             f"{function} as a number, 0 or more, e.g. {function}=2")
+                             f"{function} as a number from 0 to {MOST_POINTS:,}, "
+                             f"e.g. {function}=2")
         given[function] = worth
     if given and not any(given.get(f, 1.0) for f in FUNCTIONS):
         raise ValueError("--points: every function is worth 0, so there is nothing to score")
