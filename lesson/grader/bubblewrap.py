@@ -145,7 +145,7 @@ def _open_ways(options):
                 ways.insert(0, path)
                 path = os.path.dirname(path)
             modifiers = []                  # --perms, --size: they go with the place
-            while out and out[-2:-1] and out[-2] in ("--perms", "--size"):
+            while len(out) >= 2 and out[-2] in ("--perms", "--size"):
                 modifiers = out[-2:] + modifiers
                 del out[-2:]
             out += [arg for way in ways for arg in ("--perms", "0755", "--dir", way)]

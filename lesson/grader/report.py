@@ -78,18 +78,21 @@ class Line(typing.TypedDict):
 def line(text="", *, role="text", check=None, indent=0, label="", pad=0, verdict=None,
          lines=(), links=(), at=None) -> Line:
     """One record of a report (``Line``; see the module's docstring for its keys).
-    Its text is one line, whatever the learner's code made of it (a message
-    of its own, an exception's name): control characters shown escaped, in
-    the terminal and in the page alike.
+    Its text and label are one line each, whatever the learner's code made
+    of them (a message of its own, an exception's name, where a trace says
+    a step is): control characters shown escaped, in the terminal and in
+    the page alike.
 
     >>> line_text(line("[0.5, 0.5]", role="detail", indent=8, label="got:", pad=FIELD))
     '        got:      [0.5, 0.5]'
     >>> line("ValueError\\u202e: \\x1b[2J\\x1b[32mPASS")["text"]
     'ValueError\\\\u202e: \\\\x1b[2J\\\\x1b[32mPASS'
+    >>> line("x = 1", label="line 3\\x1b[2J")["label"]
+    'line 3\\\\x1b[2J'
     """
-    return {"role": role, "check": check, "indent": indent, "label": label, "pad": pad,
-            "text": visible(text, keep="\t"), "verdict": verdict, "lines": list(lines),
-            "links": [list(link) for link in links], "at": at}
+    return {"role": role, "check": check, "indent": indent, "label": visible(label, keep=""),
+            "pad": pad, "text": visible(text, keep="\t"), "verdict": verdict,
+            "lines": list(lines), "links": [list(link) for link in links], "at": at}
 
 
 def records(result, time_limit=TIME_LIMIT, functions=FUNCTIONS, named=False):
@@ -260,7 +263,7 @@ def _trace_records(index, trace):
     mark, out = trace["mark"], []
     if mark:
         number = learner_line(mark)
-        out.append(line(visible(_differs(mark)), role="differs", check=index,
+        out.append(line(_differs(mark), role="differs", check=index,
                         indent=DETAIL_INDENT, label="differs:", pad=FIELD,
                         lines=[number] if number else ()))
     out.append(line("your steps:", role="trace", check=index, indent=DETAIL_INDENT))
@@ -270,7 +273,7 @@ def _trace_records(index, trace):
         code = step["code"] if len(step["code"]) <= codes else step["code"][:codes - 3] + "..."
         text = f"{'  ' * min(step['depth'], 4)}{code:<{codes}}  {step['values']}"
         marked = step["marked"]                    # "> line 8", its text in line with the others'
-        out.append(line(visible(text.rstrip()), role="marked" if marked else "step",
+        out.append(line(text.rstrip(), role="marked" if marked else "step",
                         check=index, indent=DETAIL_INDENT + (0 if marked else 2),
                         label=("> " if marked else "") + step["where"],
                         pad=wheres + (2 if marked else 0), at=learner_line(step)))
@@ -279,7 +282,7 @@ def _trace_records(index, trace):
                         indent=DETAIL_INDENT + 2))
     out.append(line("the lesson's steps:", role="trace", check=index, indent=DETAIL_INDENT))
     names = max((len(entry["name"]) for entry in trace["lesson"]), default=0)
-    return out + [line(visible(entry["value"]), role="lesson", check=index,
+    return out + [line(entry["value"], role="lesson", check=index,
                        indent=DETAIL_INDENT + 2, label=entry["name"], pad=names + 2)
                   for entry in trace["lesson"]]
 
@@ -337,7 +340,7 @@ def _printed(source, indent, check=None, most=8, width=200):
         pieces = text.split("\n")
         shown = [piece[:width] for piece in pieces[:most]]
         hidden = len(text) - sum(len(piece) for piece in shown) - (len(shown) - 1) + more
-        texts = [visible(kept) + ("..." if len(piece) > width else "")
+        texts = [kept + ("..." if len(piece) > width else "")
                  for kept, piece in zip(shown, pieces)]
         if hidden > 0:
             texts.append(f"... ({hidden} more characters not shown)")

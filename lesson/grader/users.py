@@ -59,7 +59,7 @@ def becomes_learner_in_sandbox():
     if not hasattr(os, "geteuid") or os.geteuid() != 0:
         return False
     from lesson.grader import bubblewrap
-    learner = Learner(own_folder=False)
+    learner = Learner(in_sandbox=True)
     user = (learner.uid, learner.gid)
     code = (f"import os; os.setgroups([]); os.setgid({user[1]}); os.setuid({user[0]}); "
             f"import json, decimal, tempfile; tempfile.mkstemp(); open('x', 'w')")
@@ -80,7 +80,8 @@ class Learner:
     its private copy goes) inside one only the checker may list, beside a
     copy of the harness it may read.  ``remove()`` kills every process of
     that user and removes what it left in the shared temporary folders, then
-    its folders.
+    its folders.  ``in_sandbox``: the id alone, for a worker in bubblewrap's
+    sandbox run by root, whose home and /tmp go with the sandbox.
 
     Ids are drawn at random from the top of the ids this system maps, so
     two checkers running at once do not draw the same one.
@@ -90,12 +91,12 @@ class Learner:
     used = set()                # every id this checker has run a learner's code as
     _lock = threading.Lock()
 
-    def __init__(self, own_folder=True):
+    def __init__(self, in_sandbox=False):
         import tempfile
         self.uid, self.gid = _free_id(self._taken, self._lock), learners_group()
         Learner.used.add(self.uid)
-        self.folder = None
-        if not own_folder:                         # in the sandbox: its home is the sandbox's
+        self.folder, self.in_sandbox = None, in_sandbox
+        if in_sandbox:              # its home and /tmp are the sandbox's, gone with it
             return
         try:
             self.folder = tempfile.mkdtemp(prefix="lesson-check-", dir=_passable_temp())
@@ -119,7 +120,7 @@ class Learner:
         group too), remove its files from the shared temporary folders, and
         its own folders; give its id back."""
         _end_processes([self.uid])
-        for place in shared_folders():
+        for place in () if self.in_sandbox else shared_folders():   # none it could reach
             _remove_owned(place, self.uid)
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
@@ -318,8 +319,9 @@ def _others_may_pass(folder):
 #
 # As a user of its own, a learner's code could still read a copy of the lesson
 # that every user may read (a venv's site-packages, the checkout the checker
-# runs from, with its history and its built copies).  Each copy gets, while the checker runs, one entry in its POSIX
-# access control list that denies the learners' group everything: no other
+# runs from, with its history and its built copies).  Each copy gets, while
+# the checker runs, one entry in its POSIX access control list that denies
+# the learners' group everything: no other
 # user loses anything, and an entry left behind by a checker that was killed
 # names a group no one is in.
 

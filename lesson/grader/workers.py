@@ -86,7 +86,7 @@ class Worker:
         harness, keywords, data, uid, become = places.HARNESS, {}, [], None, None
         if mode == "bwrap":
             if users.becomes_learner_in_sandbox():   # root: a user of its own inside, too
-                self.learner = users.Learner(own_folder=False)
+                self.learner = users.Learner(in_sandbox=True)
                 uid, become = self.learner.uid, (self.learner.uid, self.learner.gid)
             data = [(_readable(content), path) for content, path in
                     zip(bubblewrap.identity(become), ("/etc/passwd", "/etc/group"))]
