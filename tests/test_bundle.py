@@ -273,6 +273,48 @@ def test_a_file_that_uses_up_its_time_fits_exercisms_budget_and_fails(tmp_path):
     assert all(t["message"] for t in document["tests"][12:])
 
 
+SLOW_AND_WRONG = """\
+import time
+
+time.sleep({load})            # a load that takes nearly all a load may
+
+
+def _slowly(*args, **kwargs):
+    time.sleep({call})        # each call nearly all a check may, then a wrong answer
+    return [0.0]
+
+
+softmax = naive_softmax = rows_normalised = entropy = _slowly
+"""
+
+
+def test_a_slow_wrong_file_and_its_traces_fit_exercisms_window(tmp_path):
+    """Found by a spec review: a file that loads in nearly all its load
+    time and answers wrong in nearly all a check's time.  The time runs out
+    mid-checks, the worker is stopped, and each function has a wrong answer
+    to trace; the traces (a reload and four traced calls) once came on top
+    of the file's time: 26 s, past Exercism's 20 s, so no results.json.
+    Now they get only what is left of it, and the run fits."""
+    limit = formats.exercism_time_limit(TIME_LIMIT)
+    _, load, whole = time_limits(limit)
+    solution, output = tmp_path / "solution", tmp_path / "output"
+    solution.mkdir()
+    output.mkdir()
+    (solution / "softmax_weights.py").write_text(
+        SLOW_AND_WRONG.format(load=load - 0.2, call=limit - 0.05))
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "lesson", "autograder", "exercism",
+                           "softmax-weights", f"{solution}/", f"{output}/"],
+                          capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    took = time.monotonic() - started
+    assert done.returncode == 0, done.stderr
+    assert took < whole + formats.EXERCISM_MARGIN <= EXERCISM["budget"], took
+    text = (output / "results.json").read_text()
+    assert exercism_problems(text, ran=True, solution=solution) == []
+    assert json.loads(text)["status"] == "fail"
+
+
 def test_the_prairielearn_entrypoint_reads_student_and_writes_results(tmp_path):
     (tmp_path / "student").mkdir()
     shutil.copy(SAMPLES / "forgot_max.py", tmp_path / "student" / "softmax_exercise.py")

@@ -22,6 +22,7 @@ import re
 import sys
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from lesson.grader import harness, judge, page, plan as planning, process, report, steps
 from lesson.grader.contract import CHECKS, check_named, checks_for, checks_of, time_limits
@@ -368,33 +369,85 @@ def test_the_tracer_gives_back_the_one_it_found(body, value, cut):
 
 # --- The plan's trace step ---------------------------------------------------------------------
 
-def test_traces_come_after_every_check_and_cost_the_file_no_time():
-    plan = planning.Plan(0.5, CHECKS)
+def _carried_out(plan, trace_seconds=0.01, call_seconds=0.01, load_seconds=0.01):
+    """The steps a plan asks for, each taking the seconds given (never more
+    than the step's own), every call answered [0.25], every trace kept
+    unless it takes all its seconds (it is late)."""
     steps_asked, step = [], plan.next()
     while step["do"] != "done":
         steps_asked.append(step)
         if step["do"] == "load":
-            event = {"loaded": {"status": "ok"}, "seconds": 0.01}
+            event = {"loaded": {"status": "ok"}, "seconds": min(load_seconds, step["seconds"])}
         elif step["do"] == "call":
             event = {"reply": {"token": step["token"], "outcome": {"value": [0.25]}},
-                     "seconds": 0.01}
+                     "seconds": min(call_seconds, step["seconds"])}
+        elif step["do"] == "trace" and trace_seconds >= step["seconds"]:
+            event = {"late": True, "seconds": step["seconds"]}
         elif step["do"] == "trace":
             event = {"reply": {"token": step["token"], "outcome": {"value": [0.25]},
                                "trace": {"steps": [], "code": {}, "runs": {}, "cut": None}},
-                     "seconds": 100.0}
+                     "seconds": trace_seconds}
         else:
             event = {}
         step = plan.next(event)
+    return steps_asked
+
+
+def test_traces_come_after_every_check():
+    plan = planning.Plan(0.5, CHECKS)
+    steps_asked = _carried_out(plan)
     kinds = [s["do"] for s in steps_asked]
     traced = [s["check"] for s in steps_asked if s["do"] == "trace"]
     assert kinds.index("trace") > max(i for i, k in enumerate(kinds) if k == "call")
     assert traced == [checks_of(f)[0] for f in ("softmax", "naive_softmax",
                                                  "rows_normalised", "entropy")]
-    assert plan.used == pytest.approx(0.01 * (1 + len(CHECKS))) and plan.tracing == 400.0
+    assert plan.used == pytest.approx(0.01 * (1 + len(CHECKS) + len(traced)))
     assert all(s["seconds"] == 0.5 + planning.TRACE_SECONDS and s["trace"] ==
                planning.TRACE_SECONDS for s in steps_asked if s["do"] == "trace")
     assert planning.request(steps_asked[-2])["trace"] == planning.TRACE_SECONDS
     assert plan.outcomes[traced[0]]["trace"]["outcome"] == {"value": [0.25]}
+
+
+def test_traces_are_the_files_time_and_stop_when_it_is_used_up():
+    """A trace gets what is left of the file's time, and none starts after:
+    the file's steps, traces and all, fit in its time (so in a platform's
+    window: Exercism's 20 s)."""
+    plan = planning.Plan(0.5, CHECKS)
+    file_limit = time_limits(0.5)[2]                    # 6.5 s
+    steps_asked = _carried_out(plan, call_seconds=0.25, trace_seconds=1.0)
+    traces = [s for s in steps_asked if s["do"] == "trace"]
+    left = file_limit - 0.01 - 0.25 * len(CHECKS)      # 1.49 s once every check is done
+    assert [t["seconds"] for t in traces] == pytest.approx([left, left - 1.0])
+    assert plan.used == pytest.approx(file_limit)
+    assert sum("trace" in o for o in plan.outcomes.values()) == 1   # the late one is dropped
+    assert steps_asked[-1]["do"] == "stop"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(0, 30), min_size=1, max_size=60), st.sampled_from([0.1, 0.5, 2.0]))
+def test_a_files_steps_never_take_more_than_its_time(taken, time_limit):
+    """Whatever each step takes (at most its seconds: a late one is stopped
+    then), loads, hangs, reloads and traces included, the sum of the
+    seconds the plan gives its steps is at most the file's limit."""
+    plan = planning.Plan(time_limit, CHECKS)
+    spent, step, n = 0.0, plan.next(), 0
+    while step["do"] != "done":
+        took = taken[n % len(taken)]
+        n += 1
+        late = took >= step.get("seconds", 0.0)
+        seconds = min(took, step.get("seconds", 0.0))
+        spent += seconds
+        if step["do"] == "load":
+            event = {"late": True} if late else {"loaded": {"status": "ok"}}
+        elif step["do"] in ("call", "trace"):
+            event = {"late": True} if late else {"reply": {
+                "token": step["token"], "outcome": {"value": [0.25]},
+                "trace": {"steps": [], "code": {}, "runs": {}, "cut": None}}}
+        else:
+            event, seconds = {}, 0.0
+        step = plan.next(dict(event, seconds=seconds))
+        assert n < 1000
+    assert spent <= time_limits(time_limit)[2] + 1e-9
 
 
 @pytest.mark.parametrize("happened", [{"late": True}, {"crashed": -9},

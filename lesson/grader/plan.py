@@ -30,12 +30,13 @@ traces: for each function, its first check that failed on an answer (a
 value other than None, or an exception) is called once more, traced
 (``harness.traced``), and the trace is put in that check's outcome, as
 "trace".  The verdicts are all known by then, so a trace cannot change
-one: its steps do not count against the file's time (each has its own,
-TRACE_SECONDS more than a check's), what they print is not shown, and a
-trace that is late, crashes or comes back garbled is dropped, with the
-traces after it.  At most one load (when no worker is left running) and
-four traces: at worst ``load_limit + check_limit + TRACE_SECONDS`` more
-seconds, as the first late trace ends the tracing.
+one: what it prints is not shown, and a trace that is late, crashes or
+comes back garbled is dropped, with the traces after it.  But a trace's
+steps are the file's time like any other: each gets what is left of it
+(at most TRACE_SECONDS more than a check's), and none starts once it is
+used up.  So a file's steps, traces and all, never take more than its
+``time_limits(time_limit)[2]`` seconds: a platform's window (Exercism's
+20 s) holds the whole of it.
 
     >>> plan = Plan(time_limit=2.0)
     >>> plan.next()["do"], plan.next({"loaded": {"status": "ok"}, "seconds": 0.1})["check"]
@@ -103,17 +104,17 @@ class Plan:
     After a call that does not return, that worker is stopped and the
     function's other checks are not run (they would only hang again); a
     fresh worker loads the file again for the other functions.  The file
-    has ``time_limits(time_limit)[2]`` seconds in all, counted as the
-    seconds its steps took.  After a reply that is not one (the learner's
-    code wrote into the private pipe), no check runs again.  ``load`` and ``outcomes`` hold the result.
-    Then the traces (see the module's docstring), unless ``traces`` is False.
+    has ``time_limits(time_limit)[2]`` seconds in all, traces included,
+    counted as the seconds its steps took.  After a reply that is not one
+    (the learner's code wrote into the private pipe), no check runs again.
+    Then the traces (see the module's docstring), unless ``traces`` is
+    False.  ``load`` and ``outcomes`` hold the result.
     """
 
     def __init__(self, time_limit=TIME_LIMIT, checks=CHECKS, traces=True):
         self.checks = checks
         self.traces = traces
         self.to_trace = None                        # the checks to trace, once grading is over
-        self.tracing = 0.0                          # seconds the traces' steps took
         self.check_limit, self.load_limit, self.file_limit = time_limits(time_limit)
         self.pending = list(range(len(checks)))
         self.outcomes = {}
@@ -128,11 +129,7 @@ class Plan:
     def next(self, event=None):
         """The next step, given what happened in the last one (None at the start)."""
         event = event or {}
-        seconds = max(float(event.get("seconds") or 0.0), 0.0)
-        if self.to_trace is None:
-            self.used += seconds
-        else:                                       # a trace's time is never the file's
-            self.tracing += seconds
+        self.used += max(float(event.get("seconds") or 0.0), 0.0)
         last, self.last = self.last, None
         if last is not None and last["do"] == "load":
             self._loaded(event)
@@ -160,6 +157,8 @@ class Plan:
                 self.outcomes.setdefault(index, outcome_record(not_run=self.reason))
             self.pending = []
             self.to_trace = self._first_failures() if self.traces and not self.given_up else []
+        if self.to_trace and self._left() <= 0:     # no time is left to trace in
+            self.to_trace = []
         wanted = self.pending if self.to_trace is None else self.to_trace
         if self.running and (self.stopping or not wanted):
             self.stopping = False
@@ -168,8 +167,8 @@ class Plan:
             return {"do": "done"}
         if not self.running:
             self.running = True
-            seconds = self.load_limit if self.to_trace else min(self.load_limit, self._left())
-            return {"do": "load", "seconds": seconds, "keep": OUTPUT_LIMIT}
+            return {"do": "load", "seconds": min(self.load_limit, self._left()),
+                    "keep": OUTPUT_LIMIT}
         index = wanted.pop(0)
         check = self.checks[index]
         step = {"do": "call", "check": index, "function": check.function,
@@ -178,7 +177,7 @@ class Plan:
                 "seconds": min(self.check_limit, self._left())}
         if self.to_trace is not None:
             step.update(do="trace", trace=TRACE_SECONDS,
-                        seconds=self.check_limit + TRACE_SECONDS)
+                        seconds=min(self.check_limit + TRACE_SECONDS, self._left()))
         return step
 
     def _first_failures(self):
