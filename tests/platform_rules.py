@@ -138,8 +138,8 @@ EXERCISM = {
                        f"MUST be present for Concept Exercises; message: if there is "
                        f"no error message, null or omitted)",
         "version": f"{EXERCISM_INTERFACE}, Version",
-        "statuses": f"{EXERCISM_INTERFACE}, Status (the error status should only be "
-                    f"used if none of the tests were run)",
+        "statuses": f"{EXERCISM_INTERFACE}, Status (error: \"No test was executed\"; "
+                    f"the error status should only be used if none of the tests were run)",
         "message cap": f"{EXERCISM_INTERFACE}, Message (the top level message value "
                        f"is limited to 65535 characters)",
         "output cap": f"{EXERCISM_INTERFACE}, Output",
@@ -260,6 +260,8 @@ def exercism_problems(text, ran=None, solution=None):
         found.append(f"the message is over {EXERCISM['message cap']} characters")
     if status in ("pass", "fail") and "tests" not in document:
         found.append(f"status {status} needs its tests")
+    if status == "error" and document.get("tests"):
+        found.append("status error lists tests: it means no test was executed")
     tests = document.get("tests", [])
     for i, test in enumerate(tests):
         found += problems(test, EXERCISM["test fields"], f"tests[{i}]")

@@ -154,13 +154,14 @@ def test_every_document_follows_its_platforms_rules(graded, name):
     assert junit_problems(made["junit"]) == []
     # Every check's entry was among those checked; PrairieLearn lists none it cannot grade.
     checks = len(exercise.CHECKS)
-    assert [len(json.loads(made[form])["tests"]) for form in ("gradescope", "exercism")] == [checks] * 2
+    assert len(json.loads(made["gradescope"])["tests"]) == checks
+    assert len(json.loads(made["exercism"])["tests"]) == (checks if loaded(result) else 0)
     prairielearn = json.loads(made["prairielearn"])
     assert len(prairielearn.get("tests", [])) == (checks if prairielearn["gradable"] else 0)
     [(suite, cases)] = junit_suites(made["junit"])
     assert suite.name == result["file"] and suite.tests == len(cases) == len(exercise.CHECKS)
     assert [(c.classname, c.name) for c, _ in cases] == [
-        (check.function, check.name) for check in exercise.CHECKS]
+        (f"{result['file']}.{check.function}", check.name) for check in exercise.CHECKS]
     kinds = [kind for _, found in cases for kind in found]
     assert (suite.failures, suite.errors, suite.skipped) == (
         kinds.count("Failure"), kinds.count("Error"), kinds.count("Skipped"))
@@ -329,7 +330,8 @@ def test_a_file_that_does_not_load_scores_zero_and_says_why(graded):
 
     exercism = json.loads(made["exercism"])
     assert exercism["status"] == "error" and exercism["message"].startswith(result["problem"])
-    assert {(t["status"], t["message"]) for t in exercism["tests"]} == {("error", None)}
+    assert exercism["tests"] == [] and "failed" not in exercism["message"]   # none ran
+    assert "failed" not in prairielearn["output"]
 
     [(suite, cases)] = junit_suites(made["junit"])
     assert suite.errors == len(exercise.CHECKS)
@@ -346,11 +348,11 @@ def test_a_hang_is_an_error_and_what_it_stopped_is_skipped(graded):
     assert softmax == ["pass", "pass"] + ["error"] * (len(softmax) - 2)
     assert exercism["status"] == "fail"                       # it ran within the budget
     [(suite, cases)] = junit_suites(made["junit"])
-    kinds = [kinds for case, kinds in cases if case.classname == "softmax"]
+    kinds = [kinds for case, kinds in cases if case.classname.endswith(".softmax")]
     assert kinds == [[], [], ["Error"]] + [["Skipped"]] * (len(kinds) - 3)
     timed_out = next(case for case, kinds in cases if kinds == ["Error"])
     assert timed_out.time == FAST
-    entropy = next(case for case, _ in cases if case.classname == "entropy")
+    entropy = next(case for case, _ in cases if case.classname.endswith(".entropy"))
     assert "computing entropy of" in entropy.system_out        # what the learner printed
 
 

@@ -46,8 +46,8 @@ says what was expected instead), so it fails; a crash (the process
 stopped) and a time-out are errors, as JUnit and Exercism mean them.
 A file that does not load scores 0 on Gradescope; on PrairieLearn it is
 ``gradable: false`` (the learner is not charged an attempt); on Exercism
-its status is ``error``, the only case where no test ran; in JUnit each of
-its checks is an ``<error>``.  A file that loaded is ``pass`` or ``fail``
+its status is ``error``, the only case where no test ran, and no test is
+listed; in JUnit each of its checks is an ``<error>``.  A file that loaded is ``pass`` or ``fail``
 on Exercism, however many of its checks errored or were not run.
 
 Gradescope renders its top-level output as HTML unless told otherwise
@@ -163,7 +163,7 @@ def prairielearn(result, points=None, time_limit=TIME_LIMIT):
     top, details = _told(result, time_limit)
     if not _loaded(result):
         return _json({"gradable": False, "format_errors": [result["problem"]],
-                      "message": result["problem"], "output": _text(top)})
+                      "message": result["problem"], "output": _text(_uncounted(top))})
     tests = [{"name": _name(check), "description": check["input"],
               "points": _number(_worth(check, points) * check["passed"]),
               "max_points": _number(_worth(check, points)),
@@ -183,7 +183,8 @@ def exercism(result, time_limit):
     Tests come in check order, each with its call as ``test_code`` and the
     function it checks as ``task_id`` (1 to 4); a test's message is null
     when it has none.  The status is ``error`` only when no test ran (the
-    file did not load), with the reason as the message; else ``pass`` when
+    file did not load), with the reason as the message and no test listed
+    (nor a count of tests "failed" that never ran); else ``pass`` when
     every test passed, ``fail`` when some failed or errored, and no message
     (a test not run, because the file used up its time, says why in its own).
     ``time_limit`` is the check's limit the file was graded with (see
@@ -199,17 +200,18 @@ def exercism(result, time_limit):
     >>> from lesson.grader.problems import problem
     >>> broken = dict(_example(), load=load, problem=problem(load))
     >>> doc = json.loads(exercism(broken, 1.0))
-    >>> doc["status"], doc["message"].splitlines()[0], doc["tests"][0]["message"]
-    ('error', 'Your file has a syntax error on line 3: bad, in the line: (', None)
+    >>> doc["status"], doc["message"].splitlines()[0], doc["tests"]
+    ('error', 'Your file has a syntax error on line 3: bad, in the line: (', [])
     """
     if checker_failed(result):
         return _json(_grader_error(result, "exercism"))
     top, details = _told(result, time_limit)
-    tests = [_exercism_test(check, told) for check, told in zip(result["checks"], details)]
-    if not _loaded(result):                       # no test ran
+    if not _loaded(result):                       # no test was executed: none is listed
         return _json({"version": 3, "status": EXERCISM_ERROR,
-                      "message": _cut(_text(top), EXERCISM_MESSAGE, EXERCISM_MESSAGE_CUT),
-                      "tests": tests})
+                      "message": _cut(_text(_uncounted(top)), EXERCISM_MESSAGE,
+                                      EXERCISM_MESSAGE_CUT),
+                      "tests": []})
+    tests = [_exercism_test(check, told) for check, told in zip(result["checks"], details)]
     status = (EXERCISM_PASS if all(t["status"] == EXERCISM_PASS for t in tests)
               else EXERCISM_FAIL)
     return _json({"version": 3, "status": status, "message": None, "tests": tests})
@@ -218,7 +220,8 @@ def exercism(result, time_limit):
 def junit(results, time_limit):
     """JUnit XML for several files: one <testsuite> per file, one <testcase> per check.
 
-    A testcase's classname is the function and its name the check.  The
+    A testcase's classname is the file and the function (``_classname``),
+    its name the check.  The
     checker times files, not checks: a testcase's time is 0, except a
     time-out's, which is ``time_limit``, the check's limit (what it ran).
 
@@ -226,7 +229,7 @@ def junit(results, time_limit):
     <?xml version="1.0" encoding="UTF-8"?>
     <testsuites name="lesson 4" tests="1" failures="1" errors="0" time="0.1">
       <testsuite name="mine.py" tests="1" failures="1" errors="0" skipped="0" time="0.1">
-        <testcase classname="softmax" name="large scores" time="0">
+        <testcase classname="mine.py.softmax" name="large scores" time="0">
           <failure message="subtract the row maximum" type="raised">input:    softmax([1000, 1000])
     expected: [0.5, 0.5]
     got:      OverflowError: math range error
@@ -256,7 +259,7 @@ def junit(results, time_limit):
             lines += ["    <properties>", f"      <property name=\"sandbox\" "
                       f"value={_attr(result['sandbox'])}/>", "    </properties>"]
         lines += cases
-        above = _text([r for r in top if r["role"] != "closing"])   # the count: attributes
+        above = _text(_uncounted(top))          # the count is in the attributes
         if above:
             lines.append(f"    <system-out>{_xml(above)}</system-out>")
         suites += lines + ["  </testsuite>"]
@@ -417,6 +420,12 @@ def _told(result, time_limit):
     return top, details
 
 
+def _uncounted(records):
+    """The file's records but its count ("0 passed, 20 failed"): a file that
+    did not load has no test that ran, so none that failed."""
+    return [record for record in records if record["role"] != "closing"]
+
+
 def _text(records, printed=True):
     """Records as a platform shows them: lines of text, not indented (each
     document has a place per check); what the code printed only if ``printed``."""
@@ -439,7 +448,8 @@ def _cut(text, most, note):
 
 def _testcase(result, check, told, element, time_limit):
     seconds = time_limit if check["status"] == Verdict.TIMEOUT else 0
-    lines = [f"    <testcase classname={_attr(check['function'])} name={_attr(check['name'])} "
+    lines = [f"    <testcase classname={_attr(_classname(result, check))} "
+             f"name={_attr(check['name'])} "
              f"time=\"{seconds:g}\">"]
     if element is not None:
         verdict = _verdict(check) if _loaded(result) else result["problem"]
@@ -450,6 +460,19 @@ def _testcase(result, check, told, element, time_limit):
         if check[stream]:
             lines.append(f"      <{tag}>{_xml(check[stream])}</{tag}>")
     return "\n".join(lines + ["    </testcase>"])
+
+
+def _classname(result, check):
+    """A testcase's class: the file, then the function (``ann/mine.py.softmax``).
+    The file first, as the readers group and tell cases apart by class:
+    Jenkins splits it at its last dot into a package (the file) and a class
+    (the function); GitLab's test report shows it beside each case.  So a
+    class's thirty students are thirty packages, not one class of 600 cases.
+
+    >>> _classname({"file": "ann/mine.py"}, {"function": "softmax"})
+    'ann/mine.py.softmax'
+    """
+    return f"{result['file']}.{check['function']}"
 
 
 def _counts(counts):
