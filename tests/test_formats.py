@@ -13,13 +13,17 @@ platforms' runners do is test_bundle.py's.
 """
 
 import concurrent.futures
+import decimal
 import json
 import os
 import pathlib
 import re
+import subprocess
+import sys
 
 import junitparser
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from lesson.grader import contract as exercise, problems, process as runner, report
 from lesson.cli import main
@@ -80,8 +84,9 @@ print("nul\\x00 escape\\x1b[2J tab\\t vt\\x0b ]]> &amp; \\ufffe")
 
 
 def softmax(x, axis=-1):
-    print("\\x07bell <tag attr='\\"'>")
-    raise ValueError("\\x00\\x1b[31mred\\x1b[0m <![CDATA[ ]]> \\"quoted\\" 'single' &")
+    print("\\x07bell <tag attr='\\"'> \\x9b2J c1 \\u2028 separator \\u202e override")
+    raise ValueError("\\x00\\x1b[31mred\\x1b[0m <![CDATA[ ]]> \\"quoted\\" 'single' & "
+                     "\\udcff lone \\ud800 surrogates \\x85 next line")
 
 
 naive_softmax = rows_normalised = entropy = softmax
@@ -239,6 +244,36 @@ def test_a_learners_markup_is_shown_as_written_on_gradescope(graded, name, marku
     texts = [document["output"]] + [t["output"] for t in document["tests"]]
     assert any(markup in text for text in texts)
     assert gradescope_problems(json.dumps(document)) == []     # each of them is "text"
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_every_json_document_shows_a_learners_text_printable_and_sound(graded, name):
+    """Whatever a learner's code printed or raised (a terminal's escapes, a
+    NUL, a C1 control, a line separator, an override, a lone surrogate),
+    each JSON document shows it escaped, as the report does, in text that
+    strict readers decode: no control character but a line break or a tab,
+    no lone surrogate."""
+    result = graded[name]
+    made = documents(result, name)
+    texts = [made["gradescope"], made["prairielearn"], made["exercism"],
+             formats.json_text({"files": [result]})]
+    for text in texts:
+        for string in _strings(json.loads(text)):
+            string.encode("utf-8")                           # no lone surrogate
+            if not text.startswith('{\n "files"'):          # the raw results keep them
+                assert all(c in "\n\t" or c.isprintable() for c in string), repr(string)
 
 
 def test_the_grader_failing_is_no_gradescope_document():
@@ -423,6 +458,27 @@ def test_points_weigh_each_functions_checks(graded):
     assert prairielearn["message"].endswith(f"{won} of {most} points")
 
 
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.dictionaries(st.sampled_from(exercise.FUNCTIONS),
+                       st.decimals(0, 1000, places=2, allow_nan=False, allow_infinity=False)))
+def test_scores_are_the_sums_of_the_points_a_teacher_gave(graded, worth):
+    """Points of 0.1 or 0.7 add up to what a teacher adds up (11, not
+    10.999999999999998), in every score and total of both documents."""
+    result = graded["wrong"]
+    if worth and not any(worth.get(f, 1) for f in exercise.FUNCTIONS):
+        return                                            # nothing to score: refused
+    points = formats.points([f"{f}={w}" for f, w in worth.items()])
+    exact = {f: decimal.Decimal(str(w)) for f, w in worth.items()}
+    won = sum((exact.get(c["function"], 1) for c in result["checks"] if c["passed"]),
+              decimal.Decimal(0))
+    most = sum((exact.get(c.function, 1) for c in exercise.CHECKS), decimal.Decimal(0))
+    gradescope = json.loads(formats.gradescope(result, points))
+    assert decimal.Decimal(str(gradescope["score"])) == won
+    assert sum(decimal.Decimal(str(t["max_score"])) for t in gradescope["tests"]) == most
+    prairielearn = json.loads(formats.prairielearn(result, points))
+    assert prairielearn["message"].endswith(f"{won.normalize():f} of {most.normalize():f} points")
+
+
 @pytest.mark.parametrize("texts, message", [
     (["soft=2"], "--points soft=2: no function soft"),
     (["softmax=two"], "--points softmax=two: give the points for each check of softmax"),
@@ -484,6 +540,30 @@ def test_json_is_an_alias_of_format_json():
     strip = lambda text: [{k: v for k, v in f.items() if k != "seconds"}   # noqa: E731
                           for f in json.loads(text)["files"]]
     assert strip(old.stdout) == strip(new.stdout)
+
+
+def test_json_of_a_file_named_in_no_encoding_is_strict_utf8(tmp_path):
+    """A file whose name is not UTF-8 (caf\\xe9.py, from a Latin-1 zip) and
+    whose function raises lone surrogates: --format json and --results write
+    text every JSON reader decodes, the byte shown as \\xe9."""
+    folder = os.fsencode(tmp_path)
+    path = os.path.join(folder, b"caf\xe9.py")
+    with open(path, "w") as file:
+        file.write('def softmax(x, axis=-1):\n    raise ValueError("\\udcff \\ud800")\n')
+    results = tmp_path / "results"
+    done = subprocess.run([sys.executable, "-m", "lesson", "check", "--format", "json",
+                           "--results", os.fsencode(results), path], capture_output=True,
+                          timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 1, done.stderr
+    written = [done.stdout] + [p.read_bytes() for p in results.iterdir()]
+    assert len(written) == 2
+    for raw in written:
+        document = json.loads(raw.decode("utf-8"))
+        entry = document["files"][0] if "files" in document else document["file"]
+        assert entry["file"].endswith("caf\\xe9.py")
+        for string in _strings(document):
+            string.encode("utf-8")                           # no lone surrogate
+        assert "\\xff \\ud800" in entry["checks"][0]["got"]
 
 
 def test_junit_for_several_files_is_one_document():

@@ -300,6 +300,13 @@ SETUP_SH = """\
 # learner may use it), fetching nothing when this Python's NumPy is there.
 set -euo pipefail
 cd "$(dirname "$0")"
+export DEBIAN_FRONTEND=noninteractive
+# An image with no python3 or no pip gets them as Gradescope's own samples do.
+if ! python3 -m pip --version >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+    echo "setup.sh: installing python3 and pip with apt-get"
+    {{ apt-get update -qq && apt-get install -y -qq python3 python3-pip; }} >/dev/null || true
+    hash -r
+fi
 if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 9))' 2>/dev/null; then
     echo "setup.sh: this autograder needs Python 3.9 or newer, and this image's python3 is" \
          "$(python3 -V 2>&1 || echo missing): choose the base image Ubuntu 22.04 or 24.04" >&2
@@ -355,7 +362,8 @@ points in all.
    {images}, and upload this zip.  Then **Update Autograder**: Gradescope
    runs `setup.sh`, which installs the checker from `{wheel}` and
    {numpy} from the wheel here for that Python, fetching nothing.  (On
-   another image with Python 3.9 or newer, it downloads NumPy; on
+   another image with Python 3.9 or newer, it downloads NumPy; on an
+   image with no pip, it gets python3 and pip with apt-get first; on
    Ubuntu 20.04, whose python3 is 3.8, it stops and says why.)
 3. **Test Autograder** with a learner's file (the starter with its stubs
    filled in, say) before the students submit.
@@ -382,7 +390,8 @@ the students at once.
 
 ## What is in the zip
 
-- `setup.sh`: installs the wheels with `pip install --no-index`.
+- `setup.sh`: installs the wheels with `pip install --no-index` (and,
+  where the image has no pip, python3 and pip with `apt-get` first).
 - `run_autograder`: grades `/autograder/submission/` and writes
   `/autograder/results/results.json`, in Gradescope's format.  It exits 0
   once that file is written, whatever the grade (1, with no file, when

@@ -65,6 +65,7 @@ says why on the run's output); PrairieLearn ``gradable: false``; Exercism
 
 import json
 import math
+import re
 
 from lesson.grader import report
 from lesson.grader.contract import FUNCTIONS, TIME_LIMIT, time_limits
@@ -374,10 +375,12 @@ def _status(check):
 
 def _exercism_test(check, told):
     """One check as an Exercism test: its message null when it passed or has
-    nothing to say, what it printed cut to Exercism's 500 characters."""
+    nothing to say, what it printed (its control characters escaped, as
+    every output shows them) cut to Exercism's 500 characters."""
     status = STATUSES[_status(check)][0]
     message = None if status == EXERCISM_PASS else _text(told, printed=False) or None
-    printed = _cut(check["stdout"] + check["stderr"], EXERCISM_OUTPUT, EXERCISM_TRUNCATED)
+    printed = _cut(report.visible(check["stdout"] + check["stderr"]), EXERCISM_OUTPUT,
+                   EXERCISM_TRUNCATED)
     return {"name": _name(check), "status": status, "message": message,
             "output": printed or None, "test_code": check["input"],
             "task_id": FUNCTIONS.index(check["function"]) + 1}
@@ -392,8 +395,14 @@ def _worth(check, points):
 
 
 def _number(value):
-    """A score as JSON shows it best: 2, not 2.0."""
-    return int(value) if float(value).is_integer() else value
+    """A score as JSON shows it best: 2, not 2.0; 11, not the sum of 0.1s
+    (10.999999999999998).  Points are given to at most 6 decimals' use.
+
+    >>> _number(2.0), _number(sum([0.1] * 110)), _number(0.7 * 3)
+    (2, 11, 2.1)
+    """
+    value = round(float(value), 6)
+    return int(value) if value.is_integer() else value
 
 
 def _verdict(check):
@@ -433,8 +442,41 @@ def _text(records, printed=True):
                      if printed or record["role"] != "printed")
 
 
-def _json(document):
-    return json.dumps(document, indent=1, allow_nan=False)
+def json_text(document):
+    r"""A document as JSON text that every reader decodes: a lone surrogate (an
+    undecodable byte of a file name, or one a learner's code wrote) is shown
+    as the byte it stood for (``\xff``) or as its escape (``\ud800``), where
+    ``json.dumps`` would write one that strict JSON readers refuse.
+
+    >>> print(json_text({"file": "caf\udce9.py", "got": "\ud800"}))
+    {
+     "file": "caf\\xe9.py",
+     "got": "\\ud800"
+    }
+    """
+    return json.dumps(_sound(document), indent=1, allow_nan=False)
+
+
+_json = json_text
+
+
+def _sound(value):
+    """``value`` with each lone surrogate in its texts written out (see json_text)."""
+    if isinstance(value, str):
+        return _SURROGATE.sub(_written_out, value)
+    if isinstance(value, dict):
+        return {_sound(key): _sound(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_sound(item) for item in value]
+    return value
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _written_out(match):
+    code = ord(match.group())
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
 
 
 def _cut(text, most, note):

@@ -12,7 +12,6 @@ grade is given, one line says why, and the exit code is CHECKER_FAILED.
 """
 
 import contextlib
-import json
 import os
 import shutil
 import sys
@@ -117,8 +116,7 @@ def _print_documents(form, results, skipped, entries, output_dir, facts, points)
     time_limit = facts["time_limit"]
     if form == "json":
         files = [{k: v for k, v in r.items() if k != "load"} for r in results]
-        print(json.dumps(dict(facts, files=files, skipped=_skipped(skipped)),
-                         indent=1, allow_nan=False))
+        print(formats.json_text(dict(facts, files=files, skipped=_skipped(skipped))))
     elif form == "junit":
         print(formats.junit(results, time_limit))
     elif form in formats.PER_FILE:
@@ -138,8 +136,7 @@ def _checker_failed(form, result, time_limit, points, facts, prog):
     none: its run without a results.json is a failed one), and exit 3."""
     print(f"{prog}: error: {report.visible(result['problem'], keep='')}", file=sys.stderr)
     if form == "json":
-        print(json.dumps(dict(facts, error=result["problem"], files=[], skipped=[]),
-                         indent=1, allow_nan=False))
+        print(formats.json_text(dict(facts, error=result["problem"], files=[], skipped=[])))
     elif form == "junit":
         print(formats.junit([result], time_limit))
     elif form in formats.PER_FILE:
@@ -237,7 +234,7 @@ def _saver(folder, entries, facts):
         entry = {k: v for k, v in result.items() if k != "load"}
         path = os.path.join(folder, names[index])
         part = f"{path}.{os.getpid()}.part"
-        _write_private(part, json.dumps(dict(facts, file=entry), indent=1, allow_nan=False))
+        _write_private(part, formats.json_text(dict(facts, file=entry)))
         os.replace(part, path)
     return save
 
