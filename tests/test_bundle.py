@@ -303,6 +303,24 @@ entropy = rows_normalised
 """
 
 
+def exercism_run(tmp_path, source):
+    """Exercism's runner on a solution of this source, with the real budget:
+    (results.json's text, the solution's folder, seconds the whole run took,
+    Python's start included)."""
+    solution, output = tmp_path / "solution", tmp_path / "output"
+    solution.mkdir()
+    output.mkdir()
+    (solution / "softmax_weights.py").write_text(source)
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "lesson", "autograder", "exercism",
+                           "softmax-weights", f"{solution}/", f"{output}/"],
+                          capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    took = time.monotonic() - started
+    assert done.returncode == 0, done.stderr
+    return (output / "results.json").read_text(), solution, took
+
+
 def test_a_file_that_uses_up_its_time_fits_exercisms_budget_and_fails(tmp_path):
     """The runner with the real budget, on the worst file: it loads slowly
     and, after 12 checks that pass, two functions hang, so it reloads slowly
@@ -311,21 +329,10 @@ def test_a_file_that_uses_up_its_time_fits_exercisms_budget_and_fails(tmp_path):
     fail (12 tests ran and passed), with each check not run saying why."""
     limit = formats.exercism_time_limit(TIME_LIMIT)
     _, load, whole = time_limits(limit)
-    solution, output = tmp_path / "solution", tmp_path / "output"
-    solution.mkdir()
-    output.mkdir()
     seconds = (whole - 2 * limit) / 2                      # two loads and two hangs: all of it
     assert seconds < load
-    (solution / "softmax_weights.py").write_text(SLOW_LOAD.format(seconds=seconds))
-    started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "lesson", "autograder", "exercism",
-                           "softmax-weights", f"{solution}/", f"{output}/"],
-                          capture_output=True, text=True, timeout=60,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    took = time.monotonic() - started
-    assert done.returncode == 0, done.stderr
+    text, solution, took = exercism_run(tmp_path, SLOW_LOAD.format(seconds=seconds))
     assert whole - 1 < took < EXERCISM["budget"], took            # it used its time, and fits
-    text = (output / "results.json").read_text()
     assert exercism_problems(text, ran=True, solution=solution) == []
     document = json.loads(text)
     statuses = [t["status"] for t in document["tests"]]
@@ -358,20 +365,9 @@ def test_a_slow_wrong_file_and_its_traces_fit_exercisms_window(tmp_path):
     Now they get only what is left of it, and the run fits."""
     limit = formats.exercism_time_limit(TIME_LIMIT)
     _, load, whole = time_limits(limit)
-    solution, output = tmp_path / "solution", tmp_path / "output"
-    solution.mkdir()
-    output.mkdir()
-    (solution / "softmax_weights.py").write_text(
-        SLOW_AND_WRONG.format(load=load - 0.2, call=limit - 0.05))
-    started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "lesson", "autograder", "exercism",
-                           "softmax-weights", f"{solution}/", f"{output}/"],
-                          capture_output=True, text=True, timeout=60,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    took = time.monotonic() - started
-    assert done.returncode == 0, done.stderr
+    text, solution, took = exercism_run(
+        tmp_path, SLOW_AND_WRONG.format(load=load - 0.2, call=limit - 0.05))
     assert took < whole + formats.EXERCISM_MARGIN <= EXERCISM["budget"], took
-    text = (output / "results.json").read_text()
     assert exercism_problems(text, ran=True, solution=solution) == []
     assert json.loads(text)["status"] == "fail"
 

@@ -151,7 +151,8 @@ def test_any_path_a_shell_accepts(tmp_path):
                             capture_output=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     entry = json.loads(result.stdout)["files"][0]
     assert result.returncode == 0 and entry["passed"] == len(contract.CHECKS)
-    assert os.fsencode(entry["file"]) == b"../latin1-\xe9.py"   # exactly (JSON escapes it)
+    assert entry["file"] == "../latin1-\\xe9.py"    # as the report shows it, in strict UTF-8
+    result.stdout.decode("utf-8")
 
 
 def test_a_folder_gets_a_report_per_file_and_a_summary_table(tmp_path):

@@ -148,6 +148,26 @@ def test_a_signal_the_file_sends_itself_ends_it_in_the_sandbox_as_outside(tmp_pa
     assert "still here" not in result["stdout"]
 
 
+@pytest.mark.parametrize("mode", ["bwrap", "user", "none"])
+def test_a_warning_names_the_learners_file_as_they_named_it(tmp_path, mode):
+    """A warning (NumPy's overflow, say) and __file__ name the file as the
+    learner did, with its line: never the checker's folder for it, which the
+    learner has not got (the interface of Exercism: no full paths)."""
+    if mode == "bwrap" and not bubblewrap.bwrap_starts():
+        pytest.skip("bubblewrap does not start here")
+    if mode == "user" and not users.may_switch_user():
+        pytest.skip("no user of its own here (not root, or its Python is closed to others)")
+    path = tmp_path / "my_softmax.py"
+    path.write_text("import warnings\nprint(__file__)\n\n\n"
+                    "def softmax(x, axis=-1):\n"
+                    "    warnings.warn('careful', RuntimeWarning)\n    return x\n")
+    result = process.run(str(path), sandbox=mode)
+    assert result["stdout"] == "my_softmax.py\n", result["problem"]
+    said = result["checks"][0]["stderr"]
+    assert said.startswith("my_softmax.py:6: RuntimeWarning: careful\n"), said
+    assert "warnings.warn('careful'" in said
+
+
 def test_the_sandboxs_first_process_is_closed_to_the_learner(tmp_path):
     """bubblewrap's own process is not there (--as-pid-1); the first process,
     the harness's guard, holds no file and cannot be read, traced or

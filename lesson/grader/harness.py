@@ -1209,7 +1209,7 @@ def serve(replies, requests):
         _exit(70)
     try:
         send(HELLO)                        # from here on, the learner's code runs
-        module, load = load_file(os.path.join(os.getcwd(), submission["main"]))
+        module, load = load_file(submission["main"])    # as the learner names it: cwd holds it
         send({"load": load})
         while module is not None:
             send(answer(module, receive()))
