@@ -21,6 +21,7 @@ follows its platform's rules, else one line per rule it breaks.
 
 import json
 import pathlib
+import re
 
 import junitparser
 import xmlschema
@@ -247,6 +248,9 @@ def exercism_problems(text, ran=None, solution=None):
     found = problems(document, EXERCISM["fields"])
     if solution is not None and str(solution).rstrip("/") in text:
         found.append(f"a full path: name a file as {EXERCISM['paths']}")
+    elif FULL_PATH.search(text):                 # the worker's folder, say: not the learner's
+        found.append(f"a full path ({FULL_PATH.search(text).group()}): name a file as "
+                     f"{EXERCISM['paths']}")
     if len(text.encode()) > EXERCISM["most bytes"]:
         found.append(f"results.json is over {EXERCISM['most bytes']} bytes")
     if document.get("version") != EXERCISM["version"]:
@@ -274,6 +278,10 @@ def exercism_problems(text, ran=None, solution=None):
         found.append(f"status {status}, where the interface gives "
                      f"{exercism_status([t.get('status') for t in tests], ran)}")
     return found
+
+
+# A path from the root to a Python file or notebook, as a traceback or a warning writes it.
+FULL_PATH = re.compile(r"(?<![\w.])/(?:[^/\s\"']+/)+[^/\s\"']+\.(?:py|ipynb)\b")
 
 
 _SCHEMA = []

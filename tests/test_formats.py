@@ -98,6 +98,7 @@ WRITTEN = {"over_budget.py": OVER_BUDGET, "prints_html.py": PRINTS_HTML,
 # sample: (a file of SAMPLES, or one of WRITTEN; the check's limit)
 CASES = {
     "correct": ("correct_lists.py", exercise.TIME_LIMIT),
+    "NumPy warns": ("correct_numpy.py", exercise.TIME_LIMIT),
     "wrong": ("forgot_max.py", exercise.TIME_LIMIT),
     "wrong answers": ("wrong_entropy_bits.py", exercise.TIME_LIMIT),
     "does not load": ("syntax_error.py", exercise.TIME_LIMIT),
