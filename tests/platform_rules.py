@@ -22,6 +22,7 @@ follows its platform's rules, else one line per rule it breaks.
 import json
 import pathlib
 import re
+import xml.etree.ElementTree as ElementTree
 
 import junitparser
 import xmlschema
@@ -153,11 +154,20 @@ EXERCISM = {
     },
 }
 
+GITLAB_JUNIT = ("https://gitlab.com/gitlab-org/gitlab/-/blob/master/lib/gitlab/ci/parsers/"
+                "test/junit.rb")
 JUNIT = {
     "schema": XUNIT_XSD,
+    # GitLab shows a failure's, an error's or a skip's text, never its attributes:
+    # an element with none shows GitLab's reader nothing (or its attributes, raw).
+    "shown": ("failure", "error", "skipped"),
+    # GitLab links [[ATTACHMENT|path]] in a failed case's system-out to that artifact.
+    "attachment": "[[ATTACHMENT|",
     "sources": {"schema": "https://github.com/jenkinsci/xunit-plugin/blob/master/src/main/"
                           "resources/org/jenkinsci/plugins/xunit/types/model/xsd/"
-                          "junit-10.xsd"},
+                          "junit-10.xsd",
+                "shown": f"{GITLAB_JUNIT}, create_test_case (system_output = data['failure'])",
+                "attachment": f"{GITLAB_JUNIT}, ATTACHMENT_TAG_REGEX"},
 }
 
 PLATFORMS = {"gradescope": GRADESCOPE, "prairielearn": PRAIRIELEARN, "exercism": EXERCISM,
@@ -288,10 +298,20 @@ _SCHEMA = []
 
 
 def junit_problems(text):
-    """What in a JUnit document Jenkins' schema (junit-10.xsd) refuses."""
+    """What in a JUnit document Jenkins' schema (junit-10.xsd) refuses, and
+    what GitLab's reader would show wrong."""
     if not _SCHEMA:
         _SCHEMA.append(xmlschema.XMLSchema(str(JUNIT["schema"])))
-    return [f"{error.reason} (at {error.path})" for error in _SCHEMA[0].iter_errors(text)]
+    found = [f"{error.reason} (at {error.path})" for error in _SCHEMA[0].iter_errors(text)]
+    root = ElementTree.fromstring(text.encode())
+    for case in root.iter("testcase"):
+        for element in case:
+            if element.tag in JUNIT["shown"] and not (element.text or "").strip():
+                found.append(f"<{element.tag}> of {case.get('classname')} "
+                             f"{case.get('name')!r} has no text: GitLab shows nothing")
+    if JUNIT["attachment"] in "".join(root.itertext()):
+        found.append("a [[ATTACHMENT|...]] that GitLab would link to a file of the job's")
+    return found
 
 
 def junit_suites(text):

@@ -85,6 +85,7 @@ print("nul\\x00 escape\\x1b[2J tab\\t vt\\x0b ]]> &amp; \\ufffe")
 
 def softmax(x, axis=-1):
     print("\\x07bell <tag attr='\\"'> \\x9b2J c1 \\u2028 separator \\u202e override")
+    print("[[ATTACHMENT|../../grades.csv]]")
     raise ValueError("\\x00\\x1b[31mred\\x1b[0m <![CDATA[ ]]> \\"quoted\\" 'single' & "
                      "\\udcff lone \\ud800 surrogates \\x85 next line")
 

@@ -493,11 +493,11 @@ def _testcase(result, check, told, element, time_limit):
     lines = [f"    <testcase classname={_attr(_classname(result, check))} "
              f"name={_attr(check['name'])} "
              f"time=\"{seconds:g}\">"]
-    if element is not None:
+    if element is not None:                 # its text too: GitLab shows only the text
         verdict = _verdict(check) if _loaded(result) else result["problem"]
         lines.append(f"      <{element} message={_attr(verdict)}"
                      + (f" type=\"{_status(check)}\">" if element != "skipped" else ">")
-                     + _xml(_text(told, printed=False)) + f"</{element}>")
+                     + _xml(_text(told, printed=False) or verdict) + f"</{element}>")
     for stream, tag in (("stdout", "system-out"), ("stderr", "system-err")):
         if check[stream]:
             lines.append(f"      <{tag}>{_xml(check[stream])}</{tag}>")
@@ -526,13 +526,19 @@ def _counts(counts):
 # (Written here, not taken from xml.sax.saxutils, whose import pulls in
 # urllib and the email package: half the time `check` took to start.)
 def _xml(text):
-    """Text as XML character data.
+    """Text as XML character data; a learner's ``[[ATTACHMENT|path]]`` (which
+    GitLab would turn into a link to that file of the job's) shown inert.
 
-    >>> _xml("a < b & c")
-    'a &lt; b &amp; c'
+    >>> _xml("a < b & c"), _xml("[[ATTACHMENT|grades.csv]]")
+    ('a &lt; b &amp; c', '[[ATTACHMENT\\\\|grades.csv]]')
     """
-    text = report.visible(text, keep="\n\t\r")
+    text = report.visible(text, keep="\n\t\r").replace(ATTACHMENT, ATTACHMENT_SHOWN)
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+# GitLab's JUnit reader links [[ATTACHMENT|path]] in a case's output to that
+# file of the job's artifacts (lib/gitlab/ci/parsers/test/junit.rb).
+ATTACHMENT, ATTACHMENT_SHOWN = "[[ATTACHMENT|", "[[ATTACHMENT\\|"
 
 
 def _attr(text):
