@@ -10,10 +10,12 @@ Gradescope    gradescope/autograder_samples, docs/specs.md ("Autograder
               Specifications") and docs/troubleshooting.md
 PrairieLearn  PrairieLearn/PrairieLearn, docs/externalGrading.md ("External Grading")
 Exercism      exercism.org/docs/building/tooling/test-runners/interface (the
-              test runner interface) and building/tooling/docker.md
+              test runner interface), building/tooling/docker.md, and
+              exercism/tooling-invoker (what runs a test runner)
 JUnit         jenkinsci/xunit-plugin's junit-10.xsd (tests/schemas/, its
               source and licence noted there), the schema Jenkins validates
-              JUnit reports with; and junitparser, a real reader
+              JUnit reports with; GitLab's reader (lib/gitlab/ci/parsers/test/
+              junit.rb); and junitparser, a real reader
 
 ``gradescope_problems(text)`` and the others return [] for a document that
 follows its platform's rules, else one line per rule it breaks.
@@ -36,6 +38,8 @@ PRAIRIELEARN_DOC = ("https://github.com/PrairieLearn/PrairieLearn/blob/master/do
 EXERCISM_INTERFACE = "https://exercism.org/docs/building/tooling/test-runners/interface"
 EXERCISM_DOCKER = ("https://github.com/exercism/docs/blob/main/building/tooling/"
                    "docker.md")
+EXERCISM_INVOKER = ("https://github.com/exercism/tooling-invoker/blob/main/lib/"
+                    "tooling_invoker/exec_docker.rb")
 XUNIT_XSD = pathlib.Path(__file__).resolve().parent / "schemas" / "junit-10.xsd"
 
 NUMBER = (int, float)
@@ -91,11 +95,14 @@ PRAIRIELEARN = {
         "images": (False, list, None), "tests": (False, list, None),
         "format_errors": (False, (str, list), None),
     },
-    # The keys of a test in the results the <pl-external-grader-results> element renders.
+    # "you may add any additional data to that object that you want"
+    "extra keys": True,
+    # The keys of a test in the results the <pl-external-grader-results> element
+    # renders: an example of well-formed results, none of them required.
     "test fields": {
-        "name": (True, str, None), "description": (True, str, None),
-        "points": (True, NUMBER, None), "max_points": (True, NUMBER, None),
-        "message": (True, str, None), "output": (True, str, None),
+        "name": (False, str, None), "description": (False, str, None),
+        "points": (False, NUMBER, None), "max_points": (False, NUMBER, None),
+        "message": (False, str, None), "output": (False, str, None),
         "images": (False, list, None),
     },
     "score": (0.0, 1.0),                  # required when gradable
@@ -103,6 +110,8 @@ PRAIRIELEARN = {
     "timeout": 30,                        # seconds, the default of externalGradingOptions
     "sources": {
         "fields": f"{PRAIRIELEARN_DOC}, Grading results",
+        "extra keys": f"{PRAIRIELEARN_DOC}, Grading results (As long as this field is "
+                      f"present you may add any additional data)",
         "test fields": f"{PRAIRIELEARN_DOC}, Grading results (the example of well-formed "
                        f"results)",
         "score": f"{PRAIRIELEARN_DOC}, Grading results",
@@ -130,8 +139,11 @@ EXERCISM = {
     "output cap": 500,                     # characters of a test's output
     "truncated": "Output was truncated. Please limit to 500 chars",
     "paths": "<solution-dir>/relative/path",   # how a message names a file, not /full/path
-    "budget": 20,                          # seconds a run may take, start to end
+    # seconds a run may take, start to end (docker.md's "ten-second window" is
+    # older: the invoker that runs test runners defaults to 20)
+    "budget": 20,
     "most bytes": 500_000,                 # of results.json
+    "most printed": 1 << 20,               # bytes of the runner's stdout and stderr
     "sources": {
         "fields": f"{EXERCISM_INTERFACE}, Output format: Top level (message: required "
                   f"if status = error; else null or omitted; tests: required if status "
@@ -149,7 +161,10 @@ EXERCISM = {
         "paths": f"{EXERCISM_INTERFACE}, Message (simplify paths: <solution-dir>/"
                  f"relative/path instead of /full/path/to)",
         "budget": f"{EXERCISM_INTERFACE}, Allowed run time (a 20 second window per "
-                  f"solution)",
+                  f"solution); {EXERCISM_INVOKER}, ExecDocker (@timeout_s = 20 unless a "
+                  f"track sets one)",
+        "most printed": f"{EXERCISM_DOCKER}, Stdout/stderr (up to a maximum of "
+                        f"one-megabyte ... killed with a 413 error code)",
         "most bytes": f"{EXERCISM_DOCKER}, Results (no larger than 500 kilobytes)",
     },
 }
@@ -176,12 +191,13 @@ PLATFORMS = {"gradescope": GRADESCOPE, "prairielearn": PRAIRIELEARN, "exercism":
 
 # --- The checks -------------------------------------------------------------------
 
-def problems(document, fields, where="the document"):
-    """What in document breaks fields (see above): [] when it follows them."""
+def problems(document, fields, where="the document", extra=False):
+    """What in document breaks fields (see above): [] when it follows them;
+    a key not among them too, unless the format allows ``extra`` keys."""
     if not isinstance(document, dict):
         return [f"{where} is a {type(document).__name__}, not an object"]
-    found = [f"{where} has {key!r}, which the format does not have"
-             for key in document if key not in fields]
+    found = [] if extra else [f"{where} has {key!r}, which the format does not have"
+                              for key in document if key not in fields]
     for key, (required, types, allowed) in fields.items():
         if key not in document:
             found += [f"{where} lacks {key!r}"] if required else []
@@ -225,15 +241,13 @@ def gradescope_problems(text):
 
 def prairielearn_problems(text):
     document = json.loads(text)
-    found = problems(document, PRAIRIELEARN["fields"])
+    found = problems(document, PRAIRIELEARN["fields"], extra=PRAIRIELEARN["extra keys"])
     if len(text.encode()) > PRAIRIELEARN["most bytes"]:
         found.append(f"results.json is over {PRAIRIELEARN['most bytes']} bytes")
     low, high = PRAIRIELEARN["score"]
     if document.get("gradable", True):
         if not (isinstance(document.get("score"), NUMBER) and low <= document["score"] <= high):
             found.append(f"a gradable result needs a score in [{low}, {high}]")
-    elif not document.get("format_errors"):
-        found.append("a result that is not gradable says why in format_errors")
     errors = document.get("format_errors", [])
     if isinstance(errors, list) and not all(isinstance(e, str) for e in errors):
         found.append("format_errors is a string or a list of strings")

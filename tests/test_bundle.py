@@ -318,6 +318,7 @@ def exercism_run(tmp_path, source):
                           env=dict(os.environ, PYTHONPATH=str(ROOT)))
     took = time.monotonic() - started
     assert done.returncode == 0, done.stderr
+    assert len(done.stdout.encode() + done.stderr.encode()) < EXERCISM["most printed"]
     return (output / "results.json").read_text(), solution, took
 
 

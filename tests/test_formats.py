@@ -165,6 +165,10 @@ def test_every_document_follows_its_platforms_rules(graded, name):
     assert len(json.loads(made["exercism"])["tests"]) == (checks if loaded(result) else 0)
     prairielearn = json.loads(made["prairielearn"])
     assert len(prairielearn.get("tests", [])) == (checks if prairielearn["gradable"] else 0)
+    # Ours, beyond PrairieLearn's rules: every field its element renders, and why not.
+    assert all(set(t) == set(PRAIRIELEARN["test fields"]) - {"images"}
+               for t in prairielearn.get("tests", []))
+    assert prairielearn["gradable"] or prairielearn["format_errors"]
     [(suite, cases)] = junit_suites(made["junit"])
     assert suite.name == result["file"] and suite.tests == len(cases) == len(exercise.CHECKS)
     assert [(c.classname, c.name) for c, _ in cases] == [
@@ -199,11 +203,10 @@ def test_the_rule_checks_find_what_breaks_each_rule():
     assert "output is rendered as 'simple_format', not as written" in found
     assert gradescope_problems(json.dumps(dict(gradescope, tests=[], score=0, output_format="text"))) == []
 
-    found = prairielearn_problems(json.dumps({"score": 1.5, "tests": [{"name": "x"}]}))
+    found = prairielearn_problems(json.dumps({"score": 1.5, "tests": [{"points": "1"}]}))
     assert "a gradable result needs a score in [0.0, 1.0]" in found
-    assert "tests[0] lacks 'points'" in found
-    assert prairielearn_problems(json.dumps({"gradable": False})) == [
-        "a result that is not gradable says why in format_errors"]
+    assert "tests[0]['points'] is a str" in found
+    assert prairielearn_problems(json.dumps({"gradable": False, "grader": "ours"})) == []
 
     test = {"name": "x", "test_code": "f()", "status": "fail", "message": "", "output": "y" * 501}
     found = exercism_problems(json.dumps({"version": 3, "status": "error", "tests": [test]}),
@@ -436,6 +439,23 @@ def test_a_file_that_uses_up_its_time_fails_on_exercism_and_each_test_says_why(g
     assert (exercism["status"], exercism["message"]) == ("fail", None)
     assert {t["status"] for t in exercism["tests"]} == {"error"}
     assert all(t["message"].startswith(("input:", "not run:")) for t in exercism["tests"])
+
+
+def test_exercisms_test_code_runs_as_python_pasted_as_it_is(graded):
+    """The interface: test_code is "the body of the command that is being
+    tested", which a learner pastes; -inf is Python only as float("-inf")."""
+    import lesson
+    document = json.loads(formats.exercism(graded["correct"], exercise.TIME_LIMIT))
+    codes = [t["test_code"] for t in document["tests"]]
+    assert any('float("-inf")' in code for code in codes)
+    for code, check in zip(codes, exercise.CHECKS):
+        call = compile(code, "<test_code>", "eval")          # nothing but the call
+        assert set(call.co_names) <= {check.function, "float"}, code
+        namespace = {check.function: getattr(lesson, check.function)}
+        try:
+            eval(call, namespace)
+        except (ValueError, ArithmeticError):                # the checks that must fail
+            assert check.kind in ("raises", "fails"), code
 
 
 def test_exercism_cuts_a_message_past_its_cap():

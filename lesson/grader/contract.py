@@ -253,10 +253,11 @@ class Check:
         self.kwargs = kwargs or {}
         self.kind, self.hint, self.total = kind, hint, total
 
-    def call_text(self):
-        """The call as a learner would type it."""
-        parts = [show(a) for a in self.args]
-        parts += [f"{k}={show(v)}" for k, v in self.kwargs.items()]
+    def call_text(self, code=False):
+        """The call as the lesson writes it; with ``code``, as Python runs it
+        (``show``)."""
+        parts = [show(a, code) for a in self.args]
+        parts += [f"{k}={show(v, code)}" for k, v in self.kwargs.items()]
         return f"{self.function}({', '.join(parts)})"
 
     def __repr__(self):
@@ -268,16 +269,17 @@ class Check:
                      self.total)
 
 
-def show(value):
-    """An input as the learner would type it: -inf, 1e-7, nested lists.
+def show(value, code=False):
+    """An input as the lesson writes it: -inf, 1e-7, nested lists; with
+    ``code``, as Python runs it wherever it is pasted (no name to import).
 
-    >>> show([[0.5, -math.inf], 1e-07])
-    '[[0.5, -inf], 1e-7]'
+    >>> show([[0.5, -math.inf], 1e-07]), show([0.5, -math.inf], code=True)
+    ('[[0.5, -inf], 1e-7]', '[0.5, float("-inf")]')
     """
-    if isinstance(value, float) and value == NEG_INF:
-        return "-inf"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f'float("{value!r}")' if code else repr(value)
     if isinstance(value, list):
-        return "[" + ", ".join(show(v) for v in value) + "]"
+        return "[" + ", ".join(show(v, code) for v in value) + "]"
     return repr(value).replace("e-0", "e-")        # 1e-7, as the lesson writes it
 
 

@@ -19,7 +19,7 @@ checker_failed(result)                    did the checker fail on the file (no g
 ``time_limit`` is always the check's limit the file was graded with.
 
     >>> passed = {"function": "entropy", "name": "uniform", "input": "entropy([0.5, 0.5])",
-    ...           "passed": True, "status": "pass", "expected": "0.693147",
+    ...           "code": "entropy([0.5, 0.5])", "passed": True, "status": "pass", "expected": "0.693147",
     ...           "got": "0.693147", "hint": None, "message": None, "stdout": "",
     ...           "stderr": ""}
     >>> result = {"file": "mine.py", "passed": 1, "failed": 0, "problem": None,
@@ -181,7 +181,8 @@ def prairielearn(result, points=None, time_limit=TIME_LIMIT):
 def exercism(result, time_limit):
     """Exercism's test runner results.json (version 3) for one file.
 
-    Tests come in check order, each with its call as ``test_code`` and the
+    Tests come in check order, each with its call as Python runs it
+    (``float("-inf")``, where the report writes -inf) as ``test_code`` and the
     function it checks as ``task_id`` (1 to 4); a test's message is null
     when it has none.  The status is ``error`` only when no test ran (the
     file did not load), with the reason as the message and no test listed
@@ -382,7 +383,7 @@ def _exercism_test(check, told):
     printed = _cut(report.visible(check["stdout"] + check["stderr"]), EXERCISM_OUTPUT,
                    EXERCISM_TRUNCATED)
     return {"name": _name(check), "status": status, "message": message,
-            "output": printed or None, "test_code": check["input"],
+            "output": printed or None, "test_code": check["code"],
             "task_id": FUNCTIONS.index(check["function"]) + 1}
 
 
@@ -559,7 +560,7 @@ def _attr(text):
 def _example():
     """A one-check result, for the examples above."""
     check = {"function": "softmax", "name": "large scores", "input": "softmax([1000, 1000])",
-             "passed": False, "status": Verdict.ERROR, "expected": "[0.5, 0.5]",
+             "code": "softmax([1000, 1000])", "passed": False, "status": Verdict.ERROR, "expected": "[0.5, 0.5]",
              "got": "OverflowError: math range error", "hint": "subtract the row maximum",
              "message": None, "stdout": "hi", "stderr": ""}
     return {"file": "mine.py", "passed": 0, "failed": 1, "problem": None,

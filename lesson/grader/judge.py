@@ -54,6 +54,7 @@ class ResultRecord(typing.TypedDict):
     function: str
     name: str
     input: str
+    code: str
     passed: bool
     status: Verdict
     expected: typing.Optional[str]
@@ -70,8 +71,8 @@ def result_record(check, *, status, passed=False, expected=None, got=None, hint=
                   mistakes=(), message=None, stdout="", stderr="", trace=None) -> ResultRecord:
     """One check's result, as plain data (``ResultRecord``).
 
-    Keys: "function", "name", "input" (the call, as a learner types it),
-    "passed", "status" (a ``Verdict``), "expected" and "got" (as text),
+    Keys: "function", "name", "input" (the call, as the lesson writes it),
+    "code" (the call as Python runs it, pasted anywhere: float("-inf")), "passed", "status" (a ``Verdict``), "expected" and "got" (as text),
     "hint", "mistakes" (the names of the usual mistakes or signs the hint
     names: ``Diagnosis.names``), "message" (one line on what happened),
     "stdout" and "stderr" (what the call printed), and "trace": the
@@ -79,7 +80,7 @@ def result_record(check, *, status, passed=False, expected=None, got=None, hint=
     (``steps.trace_record``), for a function's first failing check, or None.
     """
     return {"function": check.function, "name": check.name, "input": check.call_text(),
-            "passed": passed, "status": status, "expected": expected, "got": got,
+            "code": check.call_text(code=True), "passed": passed, "status": status, "expected": expected, "got": got,
             "hint": hint, "mistakes": list(mistakes), "message": message,
             "stdout": stdout, "stderr": stderr, "trace": trace}
 
