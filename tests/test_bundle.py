@@ -125,10 +125,7 @@ def test_setup_stops_in_one_line_on_a_python_older_than_3_9(gradescope, tmp_path
     if not old:
         pytest.skip("no Python 3.8 (pyenv) to set up with")
     (tmp_path / "python3").symlink_to(old[-1] / "bin" / "python3.8")
-    tools = _only(tmp_path / "tools", "dirname")
-    setup = subprocess.run([shutil.which("bash"), str(root / "source" / "setup.sh")],
-                           capture_output=True, text=True, timeout=60,
-                           env=dict(os.environ, PATH=f"{tmp_path}{os.pathsep}{tools}"))
+    setup = set_up(root, tmp_path, [tmp_path])
     assert setup.returncode == 1 and setup.stdout == ""
     assert setup.stderr.count("\n") == 1 and "needs Python 3.9 or newer" in setup.stderr
     assert "Python 3.8" in setup.stderr and "Ubuntu 22.04 or 24.04" in setup.stderr
@@ -148,21 +145,15 @@ def test_setup_gets_pip_with_apt_get_where_the_image_has_none(gradescope, tmp_pa
     and python3-pip, as Gradescope's own samples do, then installs the
     checker with the pip it got."""
     root, _ = gradescope
-    bare, given = tmp_path / "bare", tmp_path / "given"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True,
-                   timeout=60)
+    given = tmp_path / "given"
     subprocess.run([sys.executable, "-m", "venv", str(given)], check=True, timeout=120)
     stubs, log = tmp_path / "stubs", tmp_path / "apt.log"
     stubs.mkdir()
     (stubs / "apt-get").write_text(APT_GET.format(log=log, python=given / "bin" / "python3",
                                                   bin=stubs))
     (stubs / "apt-get").chmod(0o755)
-    tools = _only(tmp_path / "tools", "dirname", "ln")
-    path = os.pathsep.join([str(stubs), str(bare / "bin"), str(tools)])
-    setup = subprocess.run([shutil.which("bash"), str(root / "source" / "setup.sh")],
-                           cwd=root / "source",
-                           capture_output=True, text=True, timeout=180,
-                           env=dict(os.environ, PATH=path, PIP_INDEX_URL="http://nothing.invalid/"))
+    setup = set_up(root, tmp_path, [stubs, without_pip(tmp_path)], tools=("dirname", "ln"),
+                   timeout=180, PIP_INDEX_URL="http://nothing.invalid/")
     assert setup.returncode == 0, setup.stderr
     assert log.read_text().splitlines() == ["update -qq", "install -y -qq python3 python3-pip"]
     assert "installing python3 and pip with apt-get" in setup.stdout
@@ -172,24 +163,31 @@ def test_setup_gets_pip_with_apt_get_where_the_image_has_none(gradescope, tmp_pa
     assert done.returncode == 0
 
 
-def _only(folder, *tools):
-    """A folder for PATH holding only these tools of this machine's (so no
-    apt-get of the machine's own is ever run by a test)."""
-    folder.mkdir()
+def set_up(root, tmp_path, folders, tools=("dirname",), timeout=60, **environment):
+    """The zip's setup.sh run with PATH the ``folders``, then a folder of only
+    these ``tools`` of this machine's (so no apt-get of the machine's own is
+    ever run by a test)."""
+    only = tmp_path / "tools"
+    only.mkdir()
     for tool in tools:
-        (folder / tool).symlink_to(shutil.which(tool))
-    return folder
+        (only / tool).symlink_to(shutil.which(tool))
+    path = os.pathsep.join(str(folder) for folder in [*folders, only])
+    return subprocess.run([shutil.which("bash"), str(root / "source" / "setup.sh")],
+                          cwd=root / "source", capture_output=True, text=True,
+                          timeout=timeout, env=dict(os.environ, PATH=path, **environment))
+
+
+def without_pip(tmp_path):
+    """The bin folder of a venv whose python3 has no pip."""
+    bare = tmp_path / "bare"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True,
+                   timeout=60)
+    return bare / "bin"
 
 
 def test_setup_without_pip_or_apt_get_stops_in_one_line(gradescope, tmp_path):
     root, _ = gradescope
-    bare = tmp_path / "bare"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True,
-                   timeout=60)
-    tools = _only(tmp_path / "tools", "dirname")
-    setup = subprocess.run([shutil.which("bash"), str(root / "source" / "setup.sh")],
-                           cwd=root / "source", capture_output=True, text=True, timeout=60,
-                           env=dict(os.environ, PATH=f"{bare / 'bin'}{os.pathsep}{tools}"))
+    setup = set_up(root, tmp_path, [without_pip(tmp_path)])
     assert setup.returncode == 1 and setup.stdout == ""
     assert setup.stderr.count("\n") == 1 and "needs python3 with pip" in setup.stderr
 

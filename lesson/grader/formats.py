@@ -19,9 +19,9 @@ checker_failed(result)                    did the checker fail on the file (no g
 ``time_limit`` is always the check's limit the file was graded with.
 
     >>> passed = {"function": "entropy", "name": "uniform", "input": "entropy([0.5, 0.5])",
-    ...           "code": "entropy([0.5, 0.5])", "passed": True, "status": "pass", "expected": "0.693147",
-    ...           "got": "0.693147", "hint": None, "message": None, "stdout": "",
-    ...           "stderr": ""}
+    ...           "code": "entropy([0.5, 0.5])", "passed": True, "status": "pass",
+    ...           "expected": "0.693147", "got": "0.693147", "hint": None,
+    ...           "message": None, "stdout": "", "stderr": ""}
     >>> result = {"file": "mine.py", "passed": 1, "failed": 0, "problem": None,
     ...           "uses_reference": False, "stdout": "", "stderr": "",
     ...           "checks": [passed], "load": {"status": "ok"}, "seconds": 0.1}
@@ -47,8 +47,9 @@ stopped) and a time-out are errors, as JUnit and Exercism mean them.
 A file that does not load scores 0 on Gradescope; on PrairieLearn it is
 ``gradable: false`` (the learner is not charged an attempt); on Exercism
 its status is ``error``, the only case where no test ran, and no test is
-listed; in JUnit each of its checks is an ``<error>``.  A file that loaded is ``pass`` or ``fail``
-on Exercism, however many of its checks errored or were not run.
+listed; in JUnit each of its checks is an ``<error>``.  A file that loaded
+is ``pass`` or ``fail`` on Exercism, however many of its checks errored or
+were not run.
 
 Gradescope renders its top-level output as HTML unless told otherwise
 (``simple_format``); every text a learner's code may have written into
@@ -135,7 +136,7 @@ def gradescope(result, points=None, time_limit=TIME_LIMIT):
               "status": "passed" if check["passed"] else "failed",
               "output": _text(told), "output_format": GRADESCOPE_TEXT, "visibility": "visible"}
              for check, told in zip(result["checks"], details)]
-    return _json({"score": _number(sum(t["score"] for t in tests)),
+    return json_text({"score": _number(sum(t["score"] for t in tests)),
                   "execution_time": result["seconds"],
                   "output": _text(top), "output_format": GRADESCOPE_TEXT, "tests": tests})
 
@@ -160,10 +161,10 @@ def prairielearn(result, points=None, time_limit=TIME_LIMIT):
     ['Your file has a syntax error on line 3: bad, in the line: (']
     """
     if checker_failed(result):
-        return _json(_grader_error(result, "prairielearn"))
+        return json_text(_grader_error(result, "prairielearn"))
     top, details = _told(result, time_limit)
     if not _loaded(result):
-        return _json({"gradable": False, "format_errors": [result["problem"]],
+        return json_text({"gradable": False, "format_errors": [result["problem"]],
                       "message": result["problem"], "output": _text(_uncounted(top))})
     tests = [{"name": _name(check), "description": check["input"],
               "points": _number(_worth(check, points) * check["passed"]),
@@ -172,7 +173,7 @@ def prairielearn(result, points=None, time_limit=TIME_LIMIT):
              for check, told in zip(result["checks"], details)]
     won = sum(t["points"] for t in tests)
     most = sum(t["max_points"] for t in tests)
-    return _json({"gradable": True, "score": won / most if most else 0.0,
+    return json_text({"gradable": True, "score": won / most if most else 0.0,
                   "message": f"{report.tally(result['passed'], result['failed'])}: "
                              f"{_number(won)} of {_number(most)} points",
                   "output": _text(top), "tests": tests})
@@ -206,26 +207,26 @@ def exercism(result, time_limit):
     ('error', 'Your file has a syntax error on line 3: bad, in the line: (', [])
     """
     if checker_failed(result):
-        return _json(_grader_error(result, "exercism"))
+        return json_text(_grader_error(result, "exercism"))
     top, details = _told(result, time_limit)
     if not _loaded(result):                       # no test was executed: none is listed
-        return _json({"version": 3, "status": EXERCISM_ERROR,
+        return json_text({"version": 3, "status": EXERCISM_ERROR,
                       "message": _cut(_text(_uncounted(top)), EXERCISM_MESSAGE,
                                       EXERCISM_MESSAGE_CUT),
                       "tests": []})
     tests = [_exercism_test(check, told) for check, told in zip(result["checks"], details)]
     status = (EXERCISM_PASS if all(t["status"] == EXERCISM_PASS for t in tests)
               else EXERCISM_FAIL)
-    return _json({"version": 3, "status": status, "message": None, "tests": tests})
+    return json_text({"version": 3, "status": status, "message": None, "tests": tests})
 
 
 def junit(results, time_limit):
     """JUnit XML for several files: one <testsuite> per file, one <testcase> per check.
 
     A testcase's classname is the file and the function (``_classname``),
-    its name the check.  The
-    checker times files, not checks: a testcase's time is 0, except a
-    time-out's, which is ``time_limit``, the check's limit (what it ran).
+    its name the check.  The checker times files, not checks: a testcase's
+    time is 0, except a time-out's, which is ``time_limit``, the check's
+    limit (what it ran).
 
     >>> print(junit([_example()], 2.0))  # doctest: +NORMALIZE_WHITESPACE
     <?xml version="1.0" encoding="UTF-8"?>
@@ -458,9 +459,6 @@ def json_text(document):
     return json.dumps(_sound(document), indent=1, allow_nan=False)
 
 
-_json = json_text
-
-
 def _sound(value):
     """``value`` with each lone surrogate in its texts written out (see json_text)."""
     if isinstance(value, str):
@@ -492,8 +490,7 @@ def _cut(text, most, note):
 def _testcase(result, check, told, element, time_limit):
     seconds = time_limit if check["status"] == Verdict.TIMEOUT else 0
     lines = [f"    <testcase classname={_attr(_classname(result, check))} "
-             f"name={_attr(check['name'])} "
-             f"time=\"{seconds:g}\">"]
+             f"name={_attr(check['name'])} time=\"{seconds:g}\">"]
     if element is not None:                 # its text too: GitLab shows only the text
         verdict = _verdict(check) if _loaded(result) else result["problem"]
         lines.append(f"      <{element} message={_attr(verdict)}"
@@ -560,9 +557,9 @@ def _attr(text):
 def _example():
     """A one-check result, for the examples above."""
     check = {"function": "softmax", "name": "large scores", "input": "softmax([1000, 1000])",
-             "code": "softmax([1000, 1000])", "passed": False, "status": Verdict.ERROR, "expected": "[0.5, 0.5]",
-             "got": "OverflowError: math range error", "hint": "subtract the row maximum",
-             "message": None, "stdout": "hi", "stderr": ""}
+             "code": "softmax([1000, 1000])", "passed": False, "status": Verdict.ERROR,
+             "expected": "[0.5, 0.5]", "got": "OverflowError: math range error",
+             "hint": "subtract the row maximum", "message": None, "stdout": "hi", "stderr": ""}
     return {"file": "mine.py", "passed": 0, "failed": 1, "problem": None,
             "uses_reference": False, "stdout": "", "stderr": "", "checks": [check],
             "load": {"status": Load.OK}, "seconds": 0.1}

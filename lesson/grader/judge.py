@@ -72,7 +72,8 @@ def result_record(check, *, status, passed=False, expected=None, got=None, hint=
     """One check's result, as plain data (``ResultRecord``).
 
     Keys: "function", "name", "input" (the call, as the lesson writes it),
-    "code" (the call as Python runs it, pasted anywhere: float("-inf")), "passed", "status" (a ``Verdict``), "expected" and "got" (as text),
+    "code" (the call as Python runs it, pasted anywhere: float("-inf")),
+    "passed", "status" (a ``Verdict``), "expected" and "got" (as text),
     "hint", "mistakes" (the names of the usual mistakes or signs the hint
     names: ``Diagnosis.names``), "message" (one line on what happened),
     "stdout" and "stderr" (what the call printed), and "trace": the
@@ -80,7 +81,8 @@ def result_record(check, *, status, passed=False, expected=None, got=None, hint=
     (``steps.trace_record``), for a function's first failing check, or None.
     """
     return {"function": check.function, "name": check.name, "input": check.call_text(),
-            "code": check.call_text(code=True), "passed": passed, "status": status, "expected": expected, "got": got,
+            "code": check.call_text(code=True), "passed": passed, "status": status,
+            "expected": expected, "got": got,
             "hint": hint, "mistakes": list(mistakes), "message": message,
             "stdout": stdout, "stderr": stderr, "trace": trace}
 
